@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: ((GPL-2.0 WITH Linux-syscall-note) OR BSD-3-Clause) */
+/*
+ * flowctl: IEEE 802.3x PAUSE and 802.1Q PFC in software.
+ *
+ * Generic netlink family "flowctl", version 1. The YNL spec in
+ * Documentation/netlink/specs/flowctl.yaml describes the same family; keep
+ * the two in step.
+ */
+#ifndef _UAPI_LINUX_FLOWCTL_H
+#define _UAPI_LINUX_FLOWCTL_H
+
+#define FLOWCTL_FAMILY_NAME		"flowctl"
+#define FLOWCTL_FAMILY_VERSION		1
+#define FLOWCTL_MCGRP_EVENTS		"events"
+
+#define FLOWCTL_NUM_PRIOS		8
+
+enum flowctl_mode {
+	FLOWCTL_MODE_OFF,
+	FLOWCTL_MODE_PAUSE,
+	FLOWCTL_MODE_PFC,
+};
+
+enum flowctl_trust {
+	FLOWCTL_TRUST_PCP,
+	FLOWCTL_TRUST_DSCP,
+};
+
+/* Where the speed used to convert quanta to time comes from. */
+enum flowctl_speed_source {
+	FLOWCTL_SPEED_SRC_NONE,		/* unknown or half duplex: no pause */
+	FLOWCTL_SPEED_SRC_CONFIG,	/* "speed MBPS" */
+	FLOWCTL_SPEED_SRC_RATE,		/* the shaper's "rate" */
+	FLOWCTL_SPEED_SRC_ETHTOOL,	/* the device's link settings */
+};
+
+enum flowctl_event_type {
+	FLOWCTL_EVENT_PAUSE_START = 1,
+	FLOWCTL_EVENT_PAUSE_END,
+	FLOWCTL_EVENT_CONFIG,
+};
+
+enum flowctl_dir {
+	FLOWCTL_DIR_RX,		/* received: the partner paused us */
+	FLOWCTL_DIR_TX,		/* sent: we paused the partner */
+};
+
+enum {
+	FLOWCTL_A_DEV_UNSPEC,
+	FLOWCTL_A_DEV_PAD,
+	FLOWCTL_A_DEV_IFINDEX,		/* u32 */
+	FLOWCTL_A_DEV_IFNAME,		/* string */
+	FLOWCTL_A_DEV_MODE,		/* u8, enum flowctl_mode */
+	FLOWCTL_A_DEV_RX,		/* u8, 0 or 1 */
+	FLOWCTL_A_DEV_TX,		/* u8, 0 or 1 */
+	FLOWCTL_A_DEV_PFC_PRIOS,	/* u8, bit n = priority n */
+	FLOWCTL_A_DEV_TRUST,		/* u8, enum flowctl_trust */
+	FLOWCTL_A_DEV_SPEED,		/* u32, Mb/s configured, 0 = auto */
+	FLOWCTL_A_DEV_SPEED_MBPS,	/* u32, Mb/s in use (read only) */
+	FLOWCTL_A_DEV_SPEED_SOURCE,	/* u8, enum flowctl_speed_source (ro) */
+	FLOWCTL_A_DEV_RATE,		/* u64, bit/s, 0 = off */
+	FLOWCTL_A_DEV_LIMIT,		/* u32, bytes per band */
+	FLOWCTL_A_DEV_XOFF,		/* u32, bytes, port level */
+	FLOWCTL_A_DEV_XON,		/* u32, bytes, port level */
+	FLOWCTL_A_DEV_QUANTA,		/* u16, quanta sent in XOFF */
+	FLOWCTL_A_DEV_STATS,		/* nest, FLOWCTL_A_STATS_* (ro) */
+	FLOWCTL_A_DEV_PRIO,		/* nest, FLOWCTL_A_PRIO_*, multi */
+
+	__FLOWCTL_A_DEV_MAX,
+	FLOWCTL_A_DEV_MAX = (__FLOWCTL_A_DEV_MAX - 1)
+};
+
+enum {
+	FLOWCTL_A_STATS_UNSPEC,
+	FLOWCTL_A_STATS_PAD,
+	FLOWCTL_A_STATS_RX_PAUSE,	/* u64: PAUSE frames with time > 0 */
+	FLOWCTL_A_STATS_RX_XON,		/* u64: PAUSE frames with time 0 */
+	FLOWCTL_A_STATS_RX_PFC,		/* u64: PFC frames */
+	FLOWCTL_A_STATS_TX_PAUSE,	/* u64 */
+	FLOWCTL_A_STATS_TX_XON,		/* u64 */
+	FLOWCTL_A_STATS_TX_PFC,		/* u64 */
+	FLOWCTL_A_STATS_RX_IGNORED,	/* u64: valid, but mode/rx say no */
+	FLOWCTL_A_STATS_RX_MALFORMED,	/* u64 */
+	FLOWCTL_A_STATS_RX_UNSUPPORTED,	/* u64: other MAC Control opcodes */
+	FLOWCTL_A_STATS_PARTNER_IGNORED, /* u64 */
+
+	__FLOWCTL_A_STATS_MAX,
+	FLOWCTL_A_STATS_MAX = (__FLOWCTL_A_STATS_MAX - 1)
+};
+
+enum {
+	FLOWCTL_A_PRIO_UNSPEC,
+	FLOWCTL_A_PRIO_PAD,
+	FLOWCTL_A_PRIO_PRIO,		/* u8, 0..7 */
+	FLOWCTL_A_PRIO_PAUSED,		/* u8 (ro) */
+	FLOWCTL_A_PRIO_PAUSE_LEFT_NS,	/* u64 (ro) */
+	FLOWCTL_A_PRIO_PAUSED_NS_TOTAL,	/* u64 (ro) */
+	FLOWCTL_A_PRIO_PAUSE_EPISODES,	/* u64 (ro) */
+	FLOWCTL_A_PRIO_RX_PFC,		/* u64 (ro): PFC with this bit set */
+	FLOWCTL_A_PRIO_RX_PFC_XON,	/* u64 (ro): ... and time 0 */
+	FLOWCTL_A_PRIO_TX_PFC,		/* u64 (ro) */
+	FLOWCTL_A_PRIO_TX_PFC_XON,	/* u64 (ro) */
+	FLOWCTL_A_PRIO_TX_PACKETS,	/* u64 (ro) */
+	FLOWCTL_A_PRIO_TX_BYTES,	/* u64 (ro) */
+	FLOWCTL_A_PRIO_BACKLOG_BYTES,	/* u64 (ro) */
+	FLOWCTL_A_PRIO_BACKLOG_PACKETS,	/* u64 (ro) */
+	FLOWCTL_A_PRIO_DROPS,		/* u64 (ro) */
+	FLOWCTL_A_PRIO_XOFF,		/* u32, bytes */
+	FLOWCTL_A_PRIO_XON,		/* u32, bytes */
+	FLOWCTL_A_PRIO_CHARGE_BYTES,	/* u64 (ro) */
+	FLOWCTL_A_PRIO_XOFF_ACTIVE,	/* u8 (ro) */
+	FLOWCTL_A_PRIO_PARTNER_IGNORED,	/* u64 (ro) */
+
+	__FLOWCTL_A_PRIO_MAX,
+	FLOWCTL_A_PRIO_MAX = (__FLOWCTL_A_PRIO_MAX - 1)
+};
+
+enum {
+	FLOWCTL_A_EVENT_UNSPEC,
+	FLOWCTL_A_EVENT_PAD,
+	FLOWCTL_A_EVENT_TYPE,		/* u8, enum flowctl_event_type */
+	FLOWCTL_A_EVENT_IFINDEX,	/* u32 */
+	FLOWCTL_A_EVENT_IFNAME,		/* string */
+	FLOWCTL_A_EVENT_DIR,		/* u8, enum flowctl_dir */
+	FLOWCTL_A_EVENT_PRIO,		/* u8; absent for link-level PAUSE */
+	FLOWCTL_A_EVENT_QUANTA,		/* u16 */
+	FLOWCTL_A_EVENT_TIME_NS,	/* u64, pause time (start) or length (end) */
+	FLOWCTL_A_EVENT_TIMESTAMP_NS,	/* u64, CLOCK_MONOTONIC */
+
+	__FLOWCTL_A_EVENT_MAX,
+	FLOWCTL_A_EVENT_MAX = (__FLOWCTL_A_EVENT_MAX - 1)
+};
+
+enum {
+	FLOWCTL_CMD_UNSPEC,
+	FLOWCTL_CMD_DEV_GET,		/* do (by ifindex or ifname) and dump */
+	FLOWCTL_CMD_DEV_SET,		/* admin */
+	FLOWCTL_CMD_STATS_RESET,	/* admin */
+	FLOWCTL_CMD_EVENT,		/* notification on "events" */
+
+	__FLOWCTL_CMD_MAX,
+	FLOWCTL_CMD_MAX = (__FLOWCTL_CMD_MAX - 1)
+};
+
+#endif /* _UAPI_LINUX_FLOWCTL_H */

@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * flowctl: IEEE 802.3x PAUSE and 802.1Q PFC in software.
+ *
+ * One struct fc_sched per attached qdisc. The qdisc lock guards the bands;
+ * rx_lock guards the receive-side pause state and counters, which the
+ * ingress hook updates from any CPU; the configuration is an RCU-published
+ * immutable struct replaced as a whole under RTNL.
+ */
+#ifndef _FLOWCTL_H
+#define _FLOWCTL_H
+
+#include <linux/hrtimer.h>
+#include <linux/netdevice.h>
+#include <linux/netfilter.h>
+#include <linux/spinlock.h>
+#include <net/pkt_sched.h>
+#include <net/sch_generic.h>
+#include <uapi/linux/flowctl.h>
+
+#define FC_PRIOS		FLOWCTL_NUM_PRIOS
+#define FC_DEFAULT_LIMIT	(1024 * 1024)
+#define FC_MIN_LIMIT		(4 * 1024)
+#define FC_MAX_LIMIT		(256 * 1024 * 1024)
+#define FC_MAX_SPEED		800000	/* Mb/s: 800GBASE */
+#define FC_MIN_SPEED		10	/* Mb/s: 10BASE-T */
+
+/* Configuration: never changed once published, replaced whole. */
+struct fc_cfg {
+	u8 mode;		/* enum flowctl_mode */
+	u8 rx;
+	u8 tx;
+	u8 pfc_prios;		/* PFC enable set, bit n = priority n */
+	u8 trust;		/* enum flowctl_trust */
+	u16 quanta;		/* sent in XOFF */
+	u32 speed;		/* Mb/s configured, 0 = auto */
+	u64 rate;		/* bit/s, 0 = off */
+	u32 limit;		/* bytes per band */
+	u32 xoff;		/* port level, bytes; 0 = derived */
+	u32 xon;
+	u32 prio_xoff[FC_PRIOS];
+	u32 prio_xon[FC_PRIOS];
+	struct rcu_head rcu;
+};
+
+struct fc_band {
+	struct qdisc_skb_head q;
+	u32 backlog;		/* bytes */
+	u64 tx_packets;
+	u64 tx_bytes;
+	u64 drops;
+};
+
+/* Receive-side state of one priority; rx_lock except until (see rx.c). */
+struct fc_prio_rx {
+	u64 until;		/* CLOCK_MONOTONIC ns the gate opens, 0 = open */
+	u64 start;		/* start of the running episode */
+	u64 paused_ns;		/* closed episodes */
+	u64 episodes;
+	u64 rx_pfc;
+	u64 rx_pfc_xon;
+	u16 quanta;		/* of the frame that set until */
+};
+
+struct fc_rx_stats {
+	u64 rx_pause;
+	u64 rx_xon;
+	u64 rx_pfc;
+	u64 rx_ignored;
+	u64 rx_malformed;
+	u64 rx_unsupported;
+};
+
+struct fc_sched {
+	/* read mostly */
+	struct fc_cfg __rcu *cfg;
+	struct Qdisc *sch;
+	u32 speed_mbps;		/* in use, 0 = none */
+	u8 speed_src;		/* enum flowctl_speed_source */
+
+	/* read/write, qdisc lock */
+	struct fc_band band[FC_PRIOS];
+	struct qdisc_watchdog watchdog;
+
+	/* read/write, rx_lock */
+	spinlock_t rx_lock ____cacheline_aligned_in_smp;
+	struct fc_prio_rx prx[FC_PRIOS];
+	struct fc_rx_stats rxs;
+	struct hrtimer expiry;	/* ends episodes and reports them */
+	u8 rx_link;		/* gates were set by link-level PAUSE */
+
+	/* seldom used */
+	struct nf_hook_ops hook;
+	bool hook_registered;
+};
+
+/* One pause event to report once the locks are dropped. */
+struct fc_event {
+	u8 type;		/* enum flowctl_event_type */
+	s8 prio;		/* -1: link-level PAUSE */
+	u16 quanta;
+	u64 time_ns;
+};
+
+#define FC_MAX_EVENTS		(FC_PRIOS + 1)
+
+struct fc_events {
+	unsigned int n;
+	struct fc_event ev[FC_MAX_EVENTS * 2];
+};
+
+/* A consistent copy of everything netlink reports. */
+struct fc_snapshot {
+	struct fc_cfg cfg;
+	u32 speed_mbps;
+	u8 speed_src;
+	struct fc_rx_stats rxs;
+	struct {
+		u64 pause_left_ns;
+		u64 paused_ns_total;
+		u64 episodes;
+		u64 rx_pfc;
+		u64 rx_pfc_xon;
+		u64 tx_packets;
+		u64 tx_bytes;
+		u64 backlog_bytes;
+		u64 backlog_packets;
+		u64 drops;
+		u32 xoff;
+		u32 xon;
+	} prio[FC_PRIOS];
+};
+
+extern struct Qdisc_ops fc_qdisc_ops;
+
+/* qdisc.c */
+struct fc_sched *fc_from_dev(struct net_device *dev);
+struct fc_cfg *fc_cfg_dup(struct fc_sched *q);
+int fc_cfg_commit(struct fc_sched *q, struct fc_cfg *ncfg,
+		  struct netlink_ext_ack *extack);
+void fc_update_speed(struct fc_sched *q);
+void fc_snapshot(struct fc_sched *q, struct fc_snapshot *s);
+void fc_reset_counters(struct fc_sched *q);
+void fc_schedule(struct fc_sched *q);
+
+/* rx.c */
+void fc_rx_init(struct fc_sched *q);
+int fc_rx_hook_register(struct fc_sched *q, struct netlink_ext_ack *extack);
+void fc_rx_destroy(struct fc_sched *q);
+void fc_rx_release(struct fc_sched *q, u8 mask);
+void fc_rx_snapshot(struct fc_sched *q, struct fc_snapshot *s, u64 now);
+void fc_rx_reset_counters(struct fc_sched *q);
+
+/* netlink.c */
+int fc_netlink_init(void);
+void fc_netlink_exit(void);
+void fc_notify_events(struct fc_sched *q, const struct fc_events *evs);
+void fc_notify_config(struct fc_sched *q);
+
+#endif /* _FLOWCTL_H */

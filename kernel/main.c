@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * flowctl: IEEE 802.3x PAUSE and 802.1Q PFC in software.
+ *
+ * Module glue: the qdisc kind, the generic netlink family, and a netdevice
+ * notifier that keeps each port's link speed (for quanta) up to date.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+#include <linux/module.h>
+#include <linux/netdevice.h>
+#include <linux/rtnetlink.h>
+#include <net/genetlink.h>
+#include "flowctl.h"
+
+static int fc_netdev_event(struct notifier_block *nb, unsigned long event,
+			   void *ptr)
+{
+	struct net_device *dev = netdev_notifier_info_to_dev(ptr);
+	struct fc_sched *q;
+
+	switch (event) {
+	case NETDEV_UP:
+	case NETDEV_CHANGE:
+		q = fc_from_dev(dev);
+		if (q)
+			fc_update_speed(q);
+		break;
+	}
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block fc_netdev_nb = {
+	.notifier_call = fc_netdev_event,
+};
+
+static int __init fc_module_init(void)
+{
+	int err;
+
+	err = fc_netlink_init();
+	if (err)
+		return err;
+	err = register_netdevice_notifier(&fc_netdev_nb);
+	if (err)
+		goto err_netlink;
+	err = register_qdisc(&fc_qdisc_ops);
+	if (err)
+		goto err_notifier;
+	return 0;
+
+err_notifier:
+	unregister_netdevice_notifier(&fc_netdev_nb);
+err_netlink:
+	fc_netlink_exit();
+	return err;
+}
+
+static void __exit fc_module_exit(void)
+{
+	unregister_qdisc(&fc_qdisc_ops);
+	unregister_netdevice_notifier(&fc_netdev_nb);
+	fc_netlink_exit();
+	/* Wait for kfree_rcu() of configurations. */
+	rcu_barrier();
+}
+
+module_init(fc_module_init);
+module_exit(fc_module_exit);
+MODULE_LICENSE("GPL");
+MODULE_ALIAS("sch_flowctl");
+MODULE_ALIAS("net-sch-flowctl");
+MODULE_ALIAS_GENL_FAMILY(FLOWCTL_FAMILY_NAME);
+MODULE_DESCRIPTION("IEEE 802.3x PAUSE and 802.1Q PFC in software");

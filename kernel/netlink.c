@@ -1,0 +1,549 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The "flowctl" generic netlink family: get/dump, set and reset per device,
+ * and an "events" multicast group. Specified in
+ * Documentation/netlink/specs/flowctl.yaml.
+ *
+ * Every operation runs under RTNL, which is also what keeps the qdisc alive
+ * while we look at it: a qdisc is only created and destroyed under RTNL.
+ * A set is all-or-nothing: the new configuration is built and validated in
+ * a private copy and published whole (fc_cfg_commit).
+ */
+#include <linux/rtnetlink.h>
+#include <net/genetlink.h>
+#include <net/netlink.h>
+#include <net/sock.h>
+#include "flowctl.h"
+
+enum { FC_MCGRP_EVENTS_IDX };
+
+static struct genl_family fc_genl_family;
+
+static const struct nla_policy fc_prio_set_policy[FLOWCTL_A_PRIO_MAX + 1] = {
+	[FLOWCTL_A_PRIO_PRIO]	= NLA_POLICY_MAX(NLA_U8, FC_PRIOS - 1),
+	[FLOWCTL_A_PRIO_XOFF]	= { .type = NLA_U32 },
+	[FLOWCTL_A_PRIO_XON]	= { .type = NLA_U32 },
+};
+
+static struct netlink_range_validation fc_speed_range = {
+	.min = 0, .max = FC_MAX_SPEED,
+};
+
+static struct netlink_range_validation fc_limit_range = {
+	.min = FC_MIN_LIMIT, .max = FC_MAX_LIMIT,
+};
+
+static const struct nla_policy fc_dev_id_policy[FLOWCTL_A_DEV_MAX + 1] = {
+	[FLOWCTL_A_DEV_IFINDEX]	= NLA_POLICY_MIN(NLA_U32, 1),
+	[FLOWCTL_A_DEV_IFNAME]	= { .type = NLA_NUL_STRING, .len = IFNAMSIZ - 1 },
+};
+
+static const struct nla_policy fc_dev_set_policy[FLOWCTL_A_DEV_MAX + 1] = {
+	[FLOWCTL_A_DEV_IFINDEX]	= NLA_POLICY_MIN(NLA_U32, 1),
+	[FLOWCTL_A_DEV_IFNAME]	= { .type = NLA_NUL_STRING, .len = IFNAMSIZ - 1 },
+	[FLOWCTL_A_DEV_MODE]	= NLA_POLICY_MAX(NLA_U8, FLOWCTL_MODE_PFC),
+	[FLOWCTL_A_DEV_RX]	= NLA_POLICY_MAX(NLA_U8, 1),
+	[FLOWCTL_A_DEV_TX]	= NLA_POLICY_MAX(NLA_U8, 1),
+	[FLOWCTL_A_DEV_PFC_PRIOS] = { .type = NLA_U8 },
+	[FLOWCTL_A_DEV_TRUST]	= NLA_POLICY_MAX(NLA_U8, FLOWCTL_TRUST_DSCP),
+	[FLOWCTL_A_DEV_SPEED]	= NLA_POLICY_FULL_RANGE(NLA_U32, &fc_speed_range),
+	[FLOWCTL_A_DEV_RATE]	= { .type = NLA_U64 },
+	[FLOWCTL_A_DEV_LIMIT]	= NLA_POLICY_FULL_RANGE(NLA_U32, &fc_limit_range),
+	[FLOWCTL_A_DEV_XOFF]	= { .type = NLA_U32 },
+	[FLOWCTL_A_DEV_XON]	= { .type = NLA_U32 },
+	[FLOWCTL_A_DEV_QUANTA]	= { .type = NLA_U16 },
+	[FLOWCTL_A_DEV_PRIO]	= NLA_POLICY_NESTED(fc_prio_set_policy),
+};
+
+static int fc_put_u64(struct sk_buff *msg, int attr, u64 v, int pad)
+{
+	return nla_put_u64_64bit(msg, attr, v, pad);
+}
+
+static int fc_fill_stats(struct sk_buff *msg, const struct fc_snapshot *s)
+{
+	const int pad = FLOWCTL_A_STATS_PAD;
+	struct nlattr *nest;
+
+	nest = nla_nest_start(msg, FLOWCTL_A_DEV_STATS);
+	if (!nest)
+		return -EMSGSIZE;
+	if (fc_put_u64(msg, FLOWCTL_A_STATS_RX_PAUSE, s->rxs.rx_pause, pad) ||
+	    fc_put_u64(msg, FLOWCTL_A_STATS_RX_XON, s->rxs.rx_xon, pad) ||
+	    fc_put_u64(msg, FLOWCTL_A_STATS_RX_PFC, s->rxs.rx_pfc, pad) ||
+	    fc_put_u64(msg, FLOWCTL_A_STATS_TX_PAUSE, 0, pad) ||
+	    fc_put_u64(msg, FLOWCTL_A_STATS_TX_XON, 0, pad) ||
+	    fc_put_u64(msg, FLOWCTL_A_STATS_TX_PFC, 0, pad) ||
+	    fc_put_u64(msg, FLOWCTL_A_STATS_RX_IGNORED, s->rxs.rx_ignored, pad) ||
+	    fc_put_u64(msg, FLOWCTL_A_STATS_RX_MALFORMED,
+		       s->rxs.rx_malformed, pad) ||
+	    fc_put_u64(msg, FLOWCTL_A_STATS_RX_UNSUPPORTED,
+		       s->rxs.rx_unsupported, pad) ||
+	    fc_put_u64(msg, FLOWCTL_A_STATS_PARTNER_IGNORED, 0, pad)) {
+		nla_nest_cancel(msg, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
+static int fc_fill_prio(struct sk_buff *msg, const struct fc_snapshot *s,
+			int prio)
+{
+	const int pad = FLOWCTL_A_PRIO_PAD;
+	struct nlattr *nest;
+	typeof(s->prio[0]) const *p = &s->prio[prio];
+
+	nest = nla_nest_start(msg, FLOWCTL_A_DEV_PRIO);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u8(msg, FLOWCTL_A_PRIO_PRIO, prio) ||
+	    nla_put_u8(msg, FLOWCTL_A_PRIO_PAUSED, p->pause_left_ns > 0) ||
+	    fc_put_u64(msg, FLOWCTL_A_PRIO_PAUSE_LEFT_NS, p->pause_left_ns, pad) ||
+	    fc_put_u64(msg, FLOWCTL_A_PRIO_PAUSED_NS_TOTAL,
+		       p->paused_ns_total, pad) ||
+	    fc_put_u64(msg, FLOWCTL_A_PRIO_PAUSE_EPISODES, p->episodes, pad) ||
+	    fc_put_u64(msg, FLOWCTL_A_PRIO_RX_PFC, p->rx_pfc, pad) ||
+	    fc_put_u64(msg, FLOWCTL_A_PRIO_RX_PFC_XON, p->rx_pfc_xon, pad) ||
+	    fc_put_u64(msg, FLOWCTL_A_PRIO_TX_PFC, 0, pad) ||
+	    fc_put_u64(msg, FLOWCTL_A_PRIO_TX_PFC_XON, 0, pad) ||
+	    fc_put_u64(msg, FLOWCTL_A_PRIO_TX_PACKETS, p->tx_packets, pad) ||
+	    fc_put_u64(msg, FLOWCTL_A_PRIO_TX_BYTES, p->tx_bytes, pad) ||
+	    fc_put_u64(msg, FLOWCTL_A_PRIO_BACKLOG_BYTES, p->backlog_bytes, pad) ||
+	    fc_put_u64(msg, FLOWCTL_A_PRIO_BACKLOG_PACKETS,
+		       p->backlog_packets, pad) ||
+	    fc_put_u64(msg, FLOWCTL_A_PRIO_DROPS, p->drops, pad) ||
+	    nla_put_u32(msg, FLOWCTL_A_PRIO_XOFF, p->xoff) ||
+	    nla_put_u32(msg, FLOWCTL_A_PRIO_XON, p->xon)) {
+		nla_nest_cancel(msg, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
+/* One device, from a snapshot; s is scratch space (too big for the stack). */
+static int fc_nl_fill(struct sk_buff *msg, struct fc_sched *q,
+		      struct fc_snapshot *s, u32 portid, u32 seq, int flags)
+{
+	struct net_device *dev = qdisc_dev(q->sch);
+	const struct fc_cfg *c = &s->cfg;
+	void *hdr;
+	int prio;
+
+	fc_snapshot(q, s);
+	hdr = genlmsg_put(msg, portid, seq, &fc_genl_family, flags,
+			  FLOWCTL_CMD_DEV_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_u32(msg, FLOWCTL_A_DEV_IFINDEX, dev->ifindex) ||
+	    nla_put_string(msg, FLOWCTL_A_DEV_IFNAME, dev->name) ||
+	    nla_put_u8(msg, FLOWCTL_A_DEV_MODE, c->mode) ||
+	    nla_put_u8(msg, FLOWCTL_A_DEV_RX, c->rx) ||
+	    nla_put_u8(msg, FLOWCTL_A_DEV_TX, c->tx) ||
+	    nla_put_u8(msg, FLOWCTL_A_DEV_PFC_PRIOS, c->pfc_prios) ||
+	    nla_put_u8(msg, FLOWCTL_A_DEV_TRUST, c->trust) ||
+	    nla_put_u32(msg, FLOWCTL_A_DEV_SPEED, c->speed) ||
+	    nla_put_u32(msg, FLOWCTL_A_DEV_SPEED_MBPS, s->speed_mbps) ||
+	    nla_put_u8(msg, FLOWCTL_A_DEV_SPEED_SOURCE, s->speed_src) ||
+	    fc_put_u64(msg, FLOWCTL_A_DEV_RATE, c->rate, FLOWCTL_A_DEV_PAD) ||
+	    nla_put_u32(msg, FLOWCTL_A_DEV_LIMIT, c->limit) ||
+	    nla_put_u32(msg, FLOWCTL_A_DEV_XOFF, c->xoff) ||
+	    nla_put_u32(msg, FLOWCTL_A_DEV_XON, c->xon) ||
+	    nla_put_u16(msg, FLOWCTL_A_DEV_QUANTA, c->quanta) ||
+	    fc_fill_stats(msg, s))
+		goto cancel;
+	for (prio = 0; prio < FC_PRIOS; prio++)
+		if (fc_fill_prio(msg, s, prio))
+			goto cancel;
+	genlmsg_end(msg, hdr);
+	return 0;
+
+cancel:
+	genlmsg_cancel(msg, hdr);
+	return -EMSGSIZE;
+}
+
+/* The device named by ifindex or ifname, with its flowctl qdisc. RTNL. */
+static struct fc_sched *fc_nl_find(struct genl_info *info)
+{
+	struct nlattr *idx = info->attrs[FLOWCTL_A_DEV_IFINDEX];
+	struct nlattr *name = info->attrs[FLOWCTL_A_DEV_IFNAME];
+	struct net *net = genl_info_net(info);
+	struct net_device *dev = NULL;
+	struct nlattr *which = idx ? idx : name;
+	struct fc_sched *q;
+
+	if (!which) {
+		NL_SET_ERR_MSG(info->extack,
+			       "name the device by ifindex or ifname");
+		return ERR_PTR(-EINVAL);
+	}
+	if (idx)
+		dev = __dev_get_by_index(net, nla_get_u32(idx));
+	if (name) {
+		struct net_device *by_name = __dev_get_by_name(net,
+							       nla_data(name));
+
+		if (idx && dev && by_name != dev) {
+			NL_SET_ERR_MSG_ATTR(info->extack, name,
+					    "ifname and ifindex name different devices");
+			return ERR_PTR(-EINVAL);
+		}
+		dev = by_name;
+	}
+	if (!dev) {
+		NL_SET_ERR_MSG_ATTR(info->extack, which, "no such device");
+		return ERR_PTR(-ENODEV);
+	}
+	q = fc_from_dev(dev);
+	if (!q) {
+		NL_SET_ERR_MSG_ATTR(info->extack, which,
+				    "device has no flowctl root qdisc");
+		return ERR_PTR(-EOPNOTSUPP);
+	}
+	return q;
+}
+
+static int fc_nl_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct fc_snapshot *s;
+	struct sk_buff *msg;
+	struct fc_sched *q;
+	int err;
+
+	s = kmalloc(sizeof(*s), GFP_KERNEL);
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!s || !msg) {
+		err = -ENOMEM;
+		goto free;
+	}
+	rtnl_lock();
+	q = fc_nl_find(info);
+	if (IS_ERR(q))
+		err = PTR_ERR(q);
+	else
+		err = fc_nl_fill(msg, q, s, info->snd_portid, info->snd_seq, 0);
+	rtnl_unlock();
+	if (err)
+		goto free;
+	kfree(s);
+	return genlmsg_reply(msg, info);
+
+free:
+	nlmsg_free(msg);
+	kfree(s);
+	return err;
+}
+
+/* cb->args[0]: how many flowctl devices earlier messages held. */
+static int fc_nl_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct net *net = sock_net(skb->sk);
+	long idx = 0, start = cb->args[0];
+	struct net_device *dev;
+	struct fc_snapshot *s;
+	int err = 0;
+
+	s = kmalloc(sizeof(*s), GFP_KERNEL);
+	if (!s)
+		return -ENOMEM;
+	rtnl_lock();
+	for_each_netdev(net, dev) {
+		struct fc_sched *q = fc_from_dev(dev);
+
+		if (!q)
+			continue;
+		if (idx < start) {
+			idx++;
+			continue;
+		}
+		err = fc_nl_fill(skb, q, s, NETLINK_CB(cb->skb).portid,
+				 cb->nlh->nlmsg_seq, NLM_F_MULTI);
+		if (err)
+			break;
+		idx++;
+	}
+	rtnl_unlock();
+	kfree(s);
+	cb->args[0] = idx;
+	/* A full skb ends this part; an empty one means one device alone
+	 * does not fit, which the caller must hear about.
+	 */
+	if (err && !skb->len)
+		return err;
+	return skb->len;
+}
+
+static int fc_nl_set_thresholds(u32 xoff, u32 xon, u32 limit,
+				struct nlattr *at, struct netlink_ext_ack *extack)
+{
+	if (!xoff && !xon)
+		return 0;
+	if (xon >= xoff) {
+		NL_SET_ERR_MSG_ATTR(extack, at, "xon must be below xoff");
+		return -EINVAL;
+	}
+	if (xoff > limit) {
+		NL_SET_ERR_MSG_ATTR(extack, at, "xoff is above the band limit");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Apply the request's attributes to c, a private copy. No side effects. */
+static int fc_nl_parse_cfg(struct fc_cfg *c, struct genl_info *info)
+{
+	struct netlink_ext_ack *extack = info->extack;
+	struct nlattr **tb = info->attrs;
+	struct nlattr *a, *ptb[FLOWCTL_A_PRIO_MAX + 1];
+	int rem, err, prio;
+
+	if (tb[FLOWCTL_A_DEV_MODE])
+		c->mode = nla_get_u8(tb[FLOWCTL_A_DEV_MODE]);
+	if (tb[FLOWCTL_A_DEV_RX])
+		c->rx = nla_get_u8(tb[FLOWCTL_A_DEV_RX]);
+	if (tb[FLOWCTL_A_DEV_TX]) {
+		if (nla_get_u8(tb[FLOWCTL_A_DEV_TX])) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[FLOWCTL_A_DEV_TX],
+					    "sending PAUSE/PFC (tx on) is not available in this version");
+			return -EOPNOTSUPP;
+		}
+		c->tx = 0;
+	}
+	if (tb[FLOWCTL_A_DEV_PFC_PRIOS])
+		c->pfc_prios = nla_get_u8(tb[FLOWCTL_A_DEV_PFC_PRIOS]);
+	if (tb[FLOWCTL_A_DEV_TRUST])
+		c->trust = nla_get_u8(tb[FLOWCTL_A_DEV_TRUST]);
+	if (tb[FLOWCTL_A_DEV_SPEED]) {
+		c->speed = nla_get_u32(tb[FLOWCTL_A_DEV_SPEED]);
+		if (c->speed && c->speed < FC_MIN_SPEED) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[FLOWCTL_A_DEV_SPEED],
+					    "speed below Ethernet's 10 Mb/s");
+			return -ERANGE;
+		}
+	}
+	if (tb[FLOWCTL_A_DEV_RATE]) {
+		if (nla_get_u64(tb[FLOWCTL_A_DEV_RATE])) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[FLOWCTL_A_DEV_RATE],
+					    "the egress shaper (rate) is not available in this version");
+			return -EOPNOTSUPP;
+		}
+		c->rate = 0;
+	}
+	if (tb[FLOWCTL_A_DEV_LIMIT])
+		c->limit = nla_get_u32(tb[FLOWCTL_A_DEV_LIMIT]);
+	if (tb[FLOWCTL_A_DEV_XOFF])
+		c->xoff = nla_get_u32(tb[FLOWCTL_A_DEV_XOFF]);
+	if (tb[FLOWCTL_A_DEV_XON])
+		c->xon = nla_get_u32(tb[FLOWCTL_A_DEV_XON]);
+	if (tb[FLOWCTL_A_DEV_QUANTA])
+		c->quanta = nla_get_u16(tb[FLOWCTL_A_DEV_QUANTA]);
+
+	/* FLOWCTL_A_DEV_PRIO repeats; info->attrs holds only the last. */
+	nlmsg_for_each_attr(a, info->nlhdr, GENL_HDRLEN, rem) {
+		if (nla_type(a) != FLOWCTL_A_DEV_PRIO)
+			continue;
+		err = nla_parse_nested(ptb, FLOWCTL_A_PRIO_MAX, a,
+				       fc_prio_set_policy, extack);
+		if (err)
+			return err;
+		if (!ptb[FLOWCTL_A_PRIO_PRIO]) {
+			NL_SET_ERR_MSG_ATTR(extack, a, "priority missing");
+			return -EINVAL;
+		}
+		prio = nla_get_u8(ptb[FLOWCTL_A_PRIO_PRIO]);
+		if (ptb[FLOWCTL_A_PRIO_XOFF])
+			c->prio_xoff[prio] = nla_get_u32(ptb[FLOWCTL_A_PRIO_XOFF]);
+		if (ptb[FLOWCTL_A_PRIO_XON])
+			c->prio_xon[prio] = nla_get_u32(ptb[FLOWCTL_A_PRIO_XON]);
+		err = fc_nl_set_thresholds(c->prio_xoff[prio],
+					   c->prio_xon[prio], c->limit, a,
+					   extack);
+		if (err)
+			return err;
+	}
+
+	a = tb[FLOWCTL_A_DEV_XOFF] ? tb[FLOWCTL_A_DEV_XOFF] :
+	    tb[FLOWCTL_A_DEV_XON] ? tb[FLOWCTL_A_DEV_XON] :
+	    tb[FLOWCTL_A_DEV_LIMIT];
+	err = fc_nl_set_thresholds(c->xoff, c->xon, c->limit, a, extack);
+	if (err)
+		return err;
+	for (prio = 0; prio < FC_PRIOS && tb[FLOWCTL_A_DEV_LIMIT]; prio++) {
+		if (c->prio_xoff[prio] > c->limit) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[FLOWCTL_A_DEV_LIMIT],
+					    "limit is below a priority's xoff");
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static int fc_nl_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct fc_cfg *ncfg;
+	struct fc_sched *q;
+	int err;
+
+	rtnl_lock();
+	q = fc_nl_find(info);
+	if (IS_ERR(q)) {
+		err = PTR_ERR(q);
+		goto unlock;
+	}
+	ncfg = fc_cfg_dup(q);
+	if (!ncfg) {
+		err = -ENOMEM;
+		goto unlock;
+	}
+	err = fc_nl_parse_cfg(ncfg, info);
+	if (err) {
+		kfree(ncfg);
+		goto unlock;
+	}
+	err = fc_cfg_commit(q, ncfg, info->extack);
+	if (!err)
+		fc_notify_config(q);
+unlock:
+	rtnl_unlock();
+	return err;
+}
+
+static int fc_nl_reset_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct fc_sched *q;
+	int err = 0;
+
+	rtnl_lock();
+	q = fc_nl_find(info);
+	if (IS_ERR(q))
+		err = PTR_ERR(q);
+	else
+		fc_reset_counters(q);
+	rtnl_unlock();
+	return err;
+}
+
+static struct sk_buff *fc_event_new(struct fc_sched *q, u8 type, gfp_t gfp,
+				    void **hdr)
+{
+	struct net_device *dev = qdisc_dev(q->sch);
+	struct sk_buff *msg;
+
+	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, gfp);
+	if (!msg)
+		return NULL;
+	*hdr = genlmsg_put(msg, 0, 0, &fc_genl_family, 0, FLOWCTL_CMD_EVENT);
+	if (!*hdr ||
+	    nla_put_u8(msg, FLOWCTL_A_EVENT_TYPE, type) ||
+	    nla_put_u32(msg, FLOWCTL_A_EVENT_IFINDEX, dev->ifindex) ||
+	    nla_put_string(msg, FLOWCTL_A_EVENT_IFNAME, dev->name) ||
+	    fc_put_u64(msg, FLOWCTL_A_EVENT_TIMESTAMP_NS, ktime_get_ns(),
+		       FLOWCTL_A_EVENT_PAD)) {
+		nlmsg_free(msg);
+		return NULL;
+	}
+	return msg;
+}
+
+static void fc_event_send(struct fc_sched *q, struct sk_buff *msg, void *hdr,
+			  gfp_t gfp)
+{
+	genlmsg_end(msg, hdr);
+	genlmsg_multicast_netns(&fc_genl_family, dev_net(qdisc_dev(q->sch)),
+				msg, 0, FC_MCGRP_EVENTS_IDX, gfp);
+}
+
+/* Report pause start/end events; any context (GFP_ATOMIC). */
+void fc_notify_events(struct fc_sched *q, const struct fc_events *evs)
+{
+	struct net *net = dev_net(qdisc_dev(q->sch));
+	unsigned int i;
+
+	if (!genl_has_listeners(&fc_genl_family, net, FC_MCGRP_EVENTS_IDX))
+		return;
+	for (i = 0; i < evs->n; i++) {
+		const struct fc_event *e = &evs->ev[i];
+		struct sk_buff *msg;
+		void *hdr;
+
+		msg = fc_event_new(q, e->type, GFP_ATOMIC, &hdr);
+		if (!msg)
+			return;
+		if (nla_put_u8(msg, FLOWCTL_A_EVENT_DIR, FLOWCTL_DIR_RX) ||
+		    (e->prio >= 0 &&
+		     nla_put_u8(msg, FLOWCTL_A_EVENT_PRIO, e->prio)) ||
+		    nla_put_u16(msg, FLOWCTL_A_EVENT_QUANTA, e->quanta) ||
+		    fc_put_u64(msg, FLOWCTL_A_EVENT_TIME_NS, e->time_ns,
+			       FLOWCTL_A_EVENT_PAD)) {
+			nlmsg_free(msg);
+			return;
+		}
+		fc_event_send(q, msg, hdr, GFP_ATOMIC);
+	}
+}
+
+void fc_notify_config(struct fc_sched *q)
+{
+	struct net *net = dev_net(qdisc_dev(q->sch));
+	struct sk_buff *msg;
+	void *hdr;
+
+	if (!genl_has_listeners(&fc_genl_family, net, FC_MCGRP_EVENTS_IDX))
+		return;
+	msg = fc_event_new(q, FLOWCTL_EVENT_CONFIG, GFP_KERNEL, &hdr);
+	if (msg)
+		fc_event_send(q, msg, hdr, GFP_KERNEL);
+}
+
+static const struct genl_ops fc_genl_ops[] = {
+	{
+		.cmd	= FLOWCTL_CMD_DEV_GET,
+		.doit	= fc_nl_get_doit,
+		.dumpit	= fc_nl_get_dumpit,
+		.policy	= fc_dev_id_policy,
+		.maxattr = FLOWCTL_A_DEV_MAX,
+	},
+	{
+		.cmd	= FLOWCTL_CMD_DEV_SET,
+		.doit	= fc_nl_set_doit,
+		.policy	= fc_dev_set_policy,
+		.maxattr = FLOWCTL_A_DEV_MAX,
+		.flags	= GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd	= FLOWCTL_CMD_STATS_RESET,
+		.doit	= fc_nl_reset_doit,
+		.policy	= fc_dev_id_policy,
+		.maxattr = FLOWCTL_A_DEV_MAX,
+		.flags	= GENL_UNS_ADMIN_PERM,
+	},
+};
+
+static const struct genl_multicast_group fc_mcgrps[] = {
+	[FC_MCGRP_EVENTS_IDX] = { .name = FLOWCTL_MCGRP_EVENTS },
+};
+
+static struct genl_family fc_genl_family __ro_after_init = {
+	.name		= FLOWCTL_FAMILY_NAME,
+	.version	= FLOWCTL_FAMILY_VERSION,
+	.netnsok	= true,
+	.parallel_ops	= true,
+	.module		= THIS_MODULE,
+	.ops		= fc_genl_ops,
+	.n_ops		= ARRAY_SIZE(fc_genl_ops),
+	.resv_start_op	= FLOWCTL_CMD_EVENT + 1,
+	.mcgrps		= fc_mcgrps,
+	.n_mcgrps	= ARRAY_SIZE(fc_mcgrps),
+};
+
+int fc_netlink_init(void)
+{
+	return genl_register_family(&fc_genl_family);
+}
+
+void fc_netlink_exit(void)
+{
+	genl_unregister_family(&fc_genl_family);
+}

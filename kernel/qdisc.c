@@ -1,0 +1,348 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The flowctl qdisc: eight strict-priority bands, one per 802.1p priority,
+ * each a byte-limited FIFO with tail drop. A band whose priority the link
+ * partner paused (rx.c) is skipped by dequeue until its gate opens; when
+ * every backlogged band is gated, the qdisc sleeps on its watchdog until the
+ * earliest gate opens, or until an XON wakes it through __netif_schedule().
+ *
+ * Classification: the 802.1Q PCP of a tagged frame (accelerated or in the
+ * payload); else, with "trust dscp", the IPv4/IPv6 DSCP's class selector
+ * (DSCP >> 3); else skb->priority when it is 0..7. Larger skb->priority
+ * values (tc class ids, TC_PRIO_* beyond 7) map to priority 0.
+ *
+ * A dequeued skb is orphaned: released from its socket, as a NIC's TX
+ * completion would, so that a veth lab does not carry the sender's socket
+ * charge on into the next namespace (skb_scrub_packet keeps it).
+ */
+#include <linux/etherdevice.h>
+#include <linux/ethtool.h>
+#include <linux/if_arp.h>
+#include <linux/if_vlan.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/skbuff.h>
+#include <net/dsfield.h>
+#include "flowctl.h"
+
+static u8 fc_classify(const struct fc_cfg *cfg, struct sk_buff *skb)
+{
+	int off = skb_mac_header_was_set(skb) ? skb_mac_offset(skb) : 0;
+	__be16 proto = skb->protocol;
+	u8 dsfield;
+
+	if (skb_vlan_tag_present(skb))
+		return skb_vlan_tag_get_prio(skb);
+	if (eth_type_vlan(proto)) {
+		struct vlan_hdr _vh;
+		const struct vlan_hdr *vh;
+
+		vh = skb_header_pointer(skb, off + ETH_HLEN, sizeof(_vh), &_vh);
+		if (vh)
+			return ntohs(vh->h_vlan_TCI) >> VLAN_PRIO_SHIFT;
+		return 0;
+	}
+	if (cfg->trust == FLOWCTL_TRUST_DSCP) {
+		u8 _b[2];
+		const u8 *b;
+
+		b = skb_header_pointer(skb, off + ETH_HLEN, sizeof(_b), _b);
+		if (b && proto == htons(ETH_P_IP) && (b[0] >> 4) == 4) {
+			dsfield = b[1];
+			return dsfield >> 5;
+		}
+		if (b && proto == htons(ETH_P_IPV6) && (b[0] >> 4) == 6) {
+			dsfield = (b[0] << 4) | (b[1] >> 4);
+			return dsfield >> 5;
+		}
+	}
+	return skb->priority < FC_PRIOS ? skb->priority : 0;
+}
+
+static int fc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
+		      struct sk_buff **to_free)
+{
+	struct fc_sched *q = qdisc_priv(sch);
+	unsigned int len = qdisc_pkt_len(skb);
+	const struct fc_cfg *cfg;
+	struct fc_band *b;
+	u32 limit;
+	u8 prio;
+
+	rcu_read_lock();
+	cfg = rcu_dereference(q->cfg);
+	prio = fc_classify(cfg, skb);
+	limit = cfg->limit;
+	rcu_read_unlock();
+
+	b = &q->band[prio];
+	if (unlikely(b->backlog + len > limit)) {
+		b->drops++;
+		return qdisc_drop(skb, sch, to_free);
+	}
+	__qdisc_enqueue_tail(skb, &b->q);
+	b->backlog += len;
+	qdisc_qstats_backlog_inc(sch, skb);
+	sch->q.qlen++;
+	return NET_XMIT_SUCCESS;
+}
+
+static struct sk_buff *fc_dequeue(struct Qdisc *sch)
+{
+	struct fc_sched *q = qdisc_priv(sch);
+	u64 now = ktime_get_ns();
+	u64 next = U64_MAX;
+	struct sk_buff *skb;
+	struct fc_band *b;
+	int prio;
+
+	for (prio = FC_PRIOS - 1; prio >= 0; prio--) {
+		u64 until;
+
+		b = &q->band[prio];
+		if (!b->q.qlen)
+			continue;
+		/* Pairs with WRITE_ONCE() in rx.c: a stale read only delays
+		 * us to the __netif_schedule() that follows the write.
+		 */
+		until = READ_ONCE(q->prx[prio].until);
+		if (until > now) {
+			next = min(next, until);
+			continue;
+		}
+		skb = __qdisc_dequeue_head(&b->q);
+		b->backlog -= qdisc_pkt_len(skb);
+		b->tx_packets++;
+		b->tx_bytes += qdisc_pkt_len(skb);
+		goto found;
+	}
+	if (next != U64_MAX)
+		qdisc_watchdog_schedule_ns(&q->watchdog, next);
+	return NULL;
+
+found:
+	qdisc_qstats_backlog_dec(sch, skb);
+	sch->q.qlen--;
+	qdisc_bstats_update(sch, skb);
+	skb_orphan(skb);
+	return skb;
+}
+
+static void fc_purge(struct Qdisc *sch)
+{
+	struct fc_sched *q = qdisc_priv(sch);
+	int prio;
+
+	for (prio = 0; prio < FC_PRIOS; prio++) {
+		struct fc_band *b = &q->band[prio];
+
+		rtnl_kfree_skbs(b->q.head, b->q.tail);
+		b->q.head = NULL;
+		b->q.tail = NULL;
+		b->q.qlen = 0;
+		b->backlog = 0;
+	}
+}
+
+static void fc_reset(struct Qdisc *sch)
+{
+	struct fc_sched *q = qdisc_priv(sch);
+
+	fc_purge(sch);
+	qdisc_watchdog_cancel(&q->watchdog);
+	/* 6.1's qdisc_reset() leaves these to the qdisc. */
+	sch->qstats.backlog = 0;
+	sch->q.qlen = 0;
+}
+
+void fc_schedule(struct fc_sched *q)
+{
+	struct Qdisc *sch = q->sch;
+
+	if (!test_bit(__QDISC_STATE_DEACTIVATED, &sch->state))
+		__netif_schedule(qdisc_root(sch));
+}
+
+struct fc_sched *fc_from_dev(struct net_device *dev)
+{
+	struct Qdisc *sch = rtnl_dereference(dev->qdisc);
+
+	if (!sch || sch->ops != &fc_qdisc_ops)
+		return NULL;
+	return qdisc_priv(sch);
+}
+
+/*
+ * The speed that converts quanta to time: a configured speed wins, then the
+ * shaper's rate, then the device's own link speed when it runs full duplex
+ * (PAUSE does not exist on half duplex). Called under RTNL.
+ */
+void fc_update_speed(struct fc_sched *q)
+{
+	const struct fc_cfg *cfg = rtnl_dereference(q->cfg);
+	struct net_device *dev = qdisc_dev(q->sch);
+	struct ethtool_link_ksettings ks;
+	u8 src = FLOWCTL_SPEED_SRC_NONE;
+	u32 speed = 0;
+
+	if (cfg->speed) {
+		speed = cfg->speed;
+		src = FLOWCTL_SPEED_SRC_CONFIG;
+	} else if (cfg->rate) {
+		speed = max_t(u64, div_u64(cfg->rate, 1000000), 1);
+		src = FLOWCTL_SPEED_SRC_RATE;
+	} else if (!__ethtool_get_link_ksettings(dev, &ks) &&
+		   ks.base.speed && ks.base.speed != (u32)SPEED_UNKNOWN &&
+		   ks.base.duplex == DUPLEX_FULL) {
+		speed = ks.base.speed;
+		src = FLOWCTL_SPEED_SRC_ETHTOOL;
+	}
+	WRITE_ONCE(q->speed_mbps, speed);
+	WRITE_ONCE(q->speed_src, src);
+}
+
+struct fc_cfg *fc_cfg_dup(struct fc_sched *q)
+{
+	return kmemdup(rtnl_dereference(q->cfg), sizeof(struct fc_cfg),
+		       GFP_KERNEL);
+}
+
+/*
+ * Publish a new configuration (validated by the caller, under RTNL). Gates
+ * that the new configuration no longer honors open at once.
+ */
+int fc_cfg_commit(struct fc_sched *q, struct fc_cfg *ncfg,
+		  struct netlink_ext_ack *extack)
+{
+	struct fc_cfg *old = rtnl_dereference(q->cfg);
+	u8 keep = 0;
+
+	if (ncfg->rx && ncfg->mode == FLOWCTL_MODE_PAUSE &&
+	    old->rx && old->mode == FLOWCTL_MODE_PAUSE)
+		keep = 0xff;
+	else if (ncfg->rx && ncfg->mode == FLOWCTL_MODE_PFC &&
+		 old->rx && old->mode == FLOWCTL_MODE_PFC)
+		keep = ncfg->pfc_prios & old->pfc_prios;
+
+	sch_tree_lock(q->sch);
+	rcu_assign_pointer(q->cfg, ncfg);
+	sch_tree_unlock(q->sch);
+
+	fc_update_speed(q);
+	if (keep != 0xff)
+		fc_rx_release(q, ~keep);
+	kfree_rcu(old, rcu);
+	fc_schedule(q);
+	return 0;
+}
+
+void fc_snapshot(struct fc_sched *q, struct fc_snapshot *s)
+{
+	u64 now = ktime_get_ns();
+	int prio;
+
+	memset(s, 0, sizeof(*s));
+	s->cfg = *rtnl_dereference(q->cfg);
+	s->speed_mbps = READ_ONCE(q->speed_mbps);
+	s->speed_src = READ_ONCE(q->speed_src);
+
+	sch_tree_lock(q->sch);
+	for (prio = 0; prio < FC_PRIOS; prio++) {
+		struct fc_band *b = &q->band[prio];
+
+		s->prio[prio].tx_packets = b->tx_packets;
+		s->prio[prio].tx_bytes = b->tx_bytes;
+		s->prio[prio].backlog_bytes = b->backlog;
+		s->prio[prio].backlog_packets = b->q.qlen;
+		s->prio[prio].drops = b->drops;
+		s->prio[prio].xoff = s->cfg.prio_xoff[prio];
+		s->prio[prio].xon = s->cfg.prio_xon[prio];
+	}
+	sch_tree_unlock(q->sch);
+
+	fc_rx_snapshot(q, s, now);
+}
+
+void fc_reset_counters(struct fc_sched *q)
+{
+	int prio;
+
+	sch_tree_lock(q->sch);
+	for (prio = 0; prio < FC_PRIOS; prio++) {
+		q->band[prio].tx_packets = 0;
+		q->band[prio].tx_bytes = 0;
+		q->band[prio].drops = 0;
+	}
+	sch_tree_unlock(q->sch);
+	fc_rx_reset_counters(q);
+}
+
+static int fc_init(struct Qdisc *sch, struct nlattr *opt,
+		   struct netlink_ext_ack *extack)
+{
+	struct fc_sched *q = qdisc_priv(sch);
+	struct fc_cfg *cfg;
+	int err;
+
+	q->sch = sch;
+	qdisc_watchdog_init(&q->watchdog, sch);
+	fc_rx_init(q);
+
+	if (opt) {
+		NL_SET_ERR_MSG(extack,
+			       "flowctl takes no tc options; configure it with \"flowctl set\"");
+		return -EINVAL;
+	}
+	if (qdisc_dev(sch)->type != ARPHRD_ETHER) {
+		NL_SET_ERR_MSG(extack, "flowctl needs an Ethernet device");
+		return -EOPNOTSUPP;
+	}
+
+	cfg = kzalloc(sizeof(*cfg), GFP_KERNEL);
+	if (!cfg)
+		return -ENOMEM;
+	cfg->mode = FLOWCTL_MODE_PAUSE;
+	cfg->rx = 1;
+	cfg->pfc_prios = 0xff;
+	cfg->trust = FLOWCTL_TRUST_PCP;
+	cfg->quanta = 0xffff;
+	cfg->limit = FC_DEFAULT_LIMIT;
+	RCU_INIT_POINTER(q->cfg, cfg);
+	fc_update_speed(q);
+
+	/* On failure qdisc_create() calls fc_destroy(), which frees cfg. */
+	err = fc_rx_hook_register(q, extack);
+	return err;
+}
+
+static void fc_destroy(struct Qdisc *sch)
+{
+	struct fc_sched *q = qdisc_priv(sch);
+
+	/* The hook and the expiry timer go first: after this nothing on the
+	 * receive side can reach q or schedule sch.
+	 */
+	fc_rx_destroy(q);
+	qdisc_watchdog_cancel(&q->watchdog);
+	fc_purge(sch);
+	kfree(rcu_dereference_protected(q->cfg, 1));
+	RCU_INIT_POINTER(q->cfg, NULL);
+}
+
+static int fc_dump(struct Qdisc *sch, struct sk_buff *skb)
+{
+	return skb->len;
+}
+
+struct Qdisc_ops fc_qdisc_ops __read_mostly = {
+	.id		= "flowctl",
+	.priv_size	= sizeof(struct fc_sched),
+	.enqueue	= fc_enqueue,
+	.dequeue	= fc_dequeue,
+	.peek		= qdisc_peek_dequeued,
+	.init		= fc_init,
+	.reset		= fc_reset,
+	.destroy	= fc_destroy,
+	.dump		= fc_dump,
+	.owner		= THIS_MODULE,
+};

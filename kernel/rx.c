@@ -1,0 +1,351 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Receiving PAUSE (802.3 Annex 31B) and PFC (Annex 31D, 802.1Q clause 36).
+ *
+ * MAC Control frames are taken at the netfilter netdev ingress hook of the
+ * device the qdisc is attached to. That hook runs before any rx_handler, so
+ * a bridge, bond or macvlan on the port never sees them (the bridge would
+ * drop 01-80-C2-00-00-01 itself, and a packet_type handler would run too
+ * late). Every such frame is consumed here; everything else costs one
+ * comparison of skb->protocol.
+ *
+ * A valid frame that the port honors sets the gate of each priority it
+ * names: until = now + quanta * 512 bit times at the port's speed. A new
+ * frame replaces the running time, longer or shorter; a time of 0 opens the
+ * gate at once and kicks the qdisc so the band transmits without waiting for
+ * a timer. Gates are read by dequeue without rx_lock (one u64 per band);
+ * every write that opens a gate earlier is followed by __netif_schedule(),
+ * so a dequeue that read the old value is always followed by one that reads
+ * the new value. A per-port hrtimer closes expired pause episodes for the
+ * counters and reports their end to listeners.
+ */
+#include <linux/etherdevice.h>
+#include <linux/netfilter_netdev.h>
+#include <flowctl/maccontrol.h>
+#include "flowctl.h"
+
+static void fc_event(struct fc_events *evs, u8 type, s8 prio, u16 quanta,
+		     u64 time_ns)
+{
+	struct fc_event *e;
+
+	if (!evs || evs->n >= ARRAY_SIZE(evs->ev))
+		return;
+	e = &evs->ev[evs->n++];
+	e->type = type;
+	e->prio = prio;
+	e->quanta = quanta;
+	e->time_ns = time_ns;
+}
+
+/* Which priority an event names: under link-level PAUSE all eight gates
+ * move together and are reported once, without a priority.
+ */
+static struct fc_events *fc_evs_for(struct fc_sched *q, int prio,
+				    struct fc_events *evs, s8 *evprio)
+{
+	if (q->rx_link) {
+		*evprio = -1;
+		return prio == 0 ? evs : NULL;
+	}
+	*evprio = prio;
+	return evs;
+}
+
+/* Close an episode whose time ran out before anyone looked. rx_lock held. */
+static void fc_close_expired(struct fc_sched *q, int prio, u64 now,
+			     struct fc_events *evs)
+{
+	struct fc_prio_rx *r = &q->prx[prio];
+	s8 evprio;
+
+	if (!r->until || r->until > now)
+		return;
+	r->paused_ns += r->until - r->start;
+	evs = fc_evs_for(q, prio, evs, &evprio);
+	fc_event(evs, FLOWCTL_EVENT_PAUSE_END, evprio, r->quanta,
+		 r->until - r->start);
+	WRITE_ONCE(r->until, 0);
+}
+
+/* Open a running gate now. rx_lock held. */
+static bool fc_open(struct fc_sched *q, int prio, u64 now,
+		    struct fc_events *evs)
+{
+	struct fc_prio_rx *r = &q->prx[prio];
+	s8 evprio;
+
+	fc_close_expired(q, prio, now, evs);
+	if (!r->until)
+		return false;
+	r->paused_ns += now - r->start;
+	evs = fc_evs_for(q, prio, evs, &evprio);
+	fc_event(evs, FLOWCTL_EVENT_PAUSE_END, evprio, 0, now - r->start);
+	WRITE_ONCE(r->until, 0);
+	return true;
+}
+
+/*
+ * Apply one received time to one priority. Returns true when the gate opens
+ * earlier than it would have, so the caller must kick the qdisc.
+ */
+static bool fc_gate(struct fc_sched *q, int prio, u16 quanta, u64 ns,
+		    u64 now, struct fc_events *evs)
+{
+	struct fc_prio_rx *r = &q->prx[prio];
+	bool earlier;
+	s8 evprio;
+
+	if (!quanta)
+		return fc_open(q, prio, now, evs);
+
+	fc_close_expired(q, prio, now, evs);
+	earlier = r->until && now + ns < r->until;
+	if (!r->until) {
+		r->start = now;
+		r->episodes++;
+		fc_event(fc_evs_for(q, prio, evs, &evprio),
+			 FLOWCTL_EVENT_PAUSE_START, evprio, quanta, ns);
+	}
+	r->quanta = quanta;
+	WRITE_ONCE(r->until, now + ns);
+	return earlier;
+}
+
+/* Arm the expiry timer for the earliest running gate. rx_lock held. */
+static void fc_arm_expiry(struct fc_sched *q)
+{
+	u64 next = U64_MAX;
+	int prio;
+
+	for (prio = 0; prio < FC_PRIOS; prio++)
+		if (q->prx[prio].until)
+			next = min(next, q->prx[prio].until);
+	if (next != U64_MAX)
+		hrtimer_start(&q->expiry, ns_to_ktime(next),
+			      HRTIMER_MODE_ABS_SOFT);
+}
+
+static enum hrtimer_restart fc_expiry(struct hrtimer *timer)
+{
+	struct fc_sched *q = container_of(timer, struct fc_sched, expiry);
+	struct fc_events evs = { .n = 0 };
+	u64 now = ktime_get_ns();
+	int prio;
+
+	spin_lock(&q->rx_lock);
+	for (prio = 0; prio < FC_PRIOS; prio++)
+		fc_close_expired(q, prio, now, &evs);
+	fc_arm_expiry(q);
+	spin_unlock(&q->rx_lock);
+
+	if (evs.n)
+		fc_notify_events(q, &evs);
+	return HRTIMER_NORESTART;
+}
+
+static void fc_rx_frame(struct fc_sched *q, struct sk_buff *skb)
+{
+	struct net_device *dev = skb->dev;
+	struct fc_events evs = { .n = 0 };
+	const struct fc_cfg *cfg;
+	u8 buf[MC_PFC_LEN];
+	enum mc_result res;
+	struct mc_frame f;
+	bool kick = false;
+	unsigned int n;
+	u32 speed;
+	u64 now;
+	int prio;
+	u8 honor;
+
+	res = MC_ERR_SHORT;
+	if (skb_mac_header_was_set(skb) && skb_mac_header_len(skb) == ETH_HLEN) {
+		memcpy(buf, skb_mac_header(skb), ETH_HLEN);
+		n = min_t(unsigned int, skb->len, sizeof(buf) - ETH_HLEN);
+		if (!skb_copy_bits(skb, 0, buf + ETH_HLEN, n))
+			res = mc_parse(buf, ETH_HLEN + n, dev->dev_addr, &f);
+	}
+
+	cfg = rcu_dereference(q->cfg);
+	speed = READ_ONCE(q->speed_mbps);
+	now = ktime_get_ns();
+
+	spin_lock(&q->rx_lock);
+	if (res == MC_ERR_OPCODE) {
+		q->rxs.rx_unsupported++;
+		goto unlock;
+	}
+	if (res != MC_OK) {
+		q->rxs.rx_malformed++;
+		goto unlock;
+	}
+
+	if (f.opcode == MC_OPCODE_PAUSE) {
+		if (f.pause_time)
+			q->rxs.rx_pause++;
+		else
+			q->rxs.rx_xon++;
+		/* With no usable speed a time cannot be converted: only an
+		 * XON (which needs no speed) is honored.
+		 */
+		if (!cfg->rx || cfg->mode != FLOWCTL_MODE_PAUSE ||
+		    (!speed && f.pause_time)) {
+			q->rxs.rx_ignored++;
+			goto unlock;
+		}
+		q->rx_link = 1;
+		for (prio = 0; prio < FC_PRIOS; prio++)
+			kick |= fc_gate(q, prio, f.pause_time,
+					f.pause_time ?
+					mc_quanta_to_ns(f.pause_time, speed) : 0,
+					now, &evs);
+	} else {
+		q->rxs.rx_pfc++;
+		for (prio = 0; prio < FC_PRIOS; prio++) {
+			if (!(f.enable & BIT(prio)))
+				continue;
+			q->prx[prio].rx_pfc++;
+			if (!f.time[prio])
+				q->prx[prio].rx_pfc_xon++;
+		}
+		honor = 0;
+		if (cfg->rx && cfg->mode == FLOWCTL_MODE_PFC)
+			honor = f.enable & cfg->pfc_prios;
+		for (prio = 0; prio < FC_PRIOS && !speed; prio++)
+			if (f.time[prio])
+				honor &= ~BIT(prio);
+		if (!honor) {
+			q->rxs.rx_ignored++;
+			goto unlock;
+		}
+		q->rx_link = 0;
+		for (prio = 0; prio < FC_PRIOS; prio++) {
+			if (!(honor & BIT(prio)))
+				continue;
+			kick |= fc_gate(q, prio, f.time[prio],
+					f.time[prio] ?
+					mc_quanta_to_ns(f.time[prio], speed) : 0,
+					now, &evs);
+		}
+	}
+	fc_arm_expiry(q);
+unlock:
+	spin_unlock(&q->rx_lock);
+
+	if (evs.n)
+		fc_notify_events(q, &evs);
+	if (kick)
+		fc_schedule(q);
+}
+
+static unsigned int fc_ingress(void *priv, struct sk_buff *skb,
+			       const struct nf_hook_state *state)
+{
+	if (likely(skb->protocol != htons(ETH_P_PAUSE)))
+		return NF_ACCEPT;
+	fc_rx_frame(priv, skb);
+	consume_skb(skb);
+	return NF_STOLEN;
+}
+
+/* Open the gates in mask now (a configuration no longer honors them). */
+void fc_rx_release(struct fc_sched *q, u8 mask)
+{
+	struct fc_events evs = { .n = 0 };
+	u64 now = ktime_get_ns();
+	int prio;
+
+	spin_lock_bh(&q->rx_lock);
+	for (prio = 0; prio < FC_PRIOS; prio++)
+		if (mask & BIT(prio))
+			fc_open(q, prio, now, &evs);
+	spin_unlock_bh(&q->rx_lock);
+	if (evs.n)
+		fc_notify_events(q, &evs);
+}
+
+void fc_rx_snapshot(struct fc_sched *q, struct fc_snapshot *s, u64 now)
+{
+	int prio;
+
+	spin_lock_bh(&q->rx_lock);
+	s->rxs = q->rxs;
+	for (prio = 0; prio < FC_PRIOS; prio++) {
+		const struct fc_prio_rx *r = &q->prx[prio];
+
+		s->prio[prio].paused_ns_total = r->paused_ns;
+		if (r->until) {
+			s->prio[prio].paused_ns_total +=
+				min(r->until, now) - r->start;
+			if (r->until > now)
+				s->prio[prio].pause_left_ns = r->until - now;
+		}
+		s->prio[prio].episodes = r->episodes;
+		s->prio[prio].rx_pfc = r->rx_pfc;
+		s->prio[prio].rx_pfc_xon = r->rx_pfc_xon;
+	}
+	spin_unlock_bh(&q->rx_lock);
+}
+
+void fc_rx_reset_counters(struct fc_sched *q)
+{
+	u64 now = ktime_get_ns();
+	int prio;
+
+	spin_lock_bh(&q->rx_lock);
+	memset(&q->rxs, 0, sizeof(q->rxs));
+	for (prio = 0; prio < FC_PRIOS; prio++) {
+		struct fc_prio_rx *r = &q->prx[prio];
+
+		fc_close_expired(q, prio, now, NULL);
+		r->paused_ns = 0;
+		r->rx_pfc = 0;
+		r->rx_pfc_xon = 0;
+		/* A pause still running counts as one episode from now. */
+		r->episodes = r->until ? 1 : 0;
+		if (r->until)
+			r->start = now;
+	}
+	spin_unlock_bh(&q->rx_lock);
+}
+
+void fc_rx_init(struct fc_sched *q)
+{
+	spin_lock_init(&q->rx_lock);
+	hrtimer_init(&q->expiry, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
+	q->expiry.function = fc_expiry;
+}
+
+int fc_rx_hook_register(struct fc_sched *q, struct netlink_ext_ack *extack)
+{
+	struct net_device *dev = qdisc_dev(q->sch);
+	int err;
+
+	q->hook.hook = fc_ingress;
+	q->hook.pf = NFPROTO_NETDEV;
+	q->hook.hooknum = NF_NETDEV_INGRESS;
+	q->hook.priority = INT_MIN;
+	q->hook.dev = dev;
+	q->hook.priv = q;
+	err = nf_register_net_hook(dev_net(dev), &q->hook);
+	if (err) {
+		NL_SET_ERR_MSG(extack, "cannot register the netdev ingress hook");
+		return err;
+	}
+	q->hook_registered = true;
+	return 0;
+}
+
+void fc_rx_destroy(struct fc_sched *q)
+{
+	/* nf_unregister_net_hook() swaps the hook for a no-op but does not
+	 * wait for a CPU that is running it already: synchronize_net() does.
+	 */
+	if (q->hook_registered) {
+		nf_unregister_net_hook(dev_net(qdisc_dev(q->sch)), &q->hook);
+		synchronize_net();
+		q->hook_registered = false;
+	}
+	hrtimer_cancel(&q->expiry);
+}

@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Install from Debian what building and testing flowctl need.
+# Skips what is installed; non-interactive as root; otherwise says what to run.
+set -euo pipefail
+
+PKGS=(
+	build-essential bc bison flex libelf-dev libssl-dev dwarves pkg-config
+	clang llvm sparse
+	linux-headers-amd64 linux-image-amd64 linux-source-6.1
+	qemu-system-x86 busybox-static cpio kmod xz-utils zstd
+	libmnl-dev iproute2 ethtool iperf3 tcpdump tshark python3-scapy python3-yaml
+	python3-jsonschema jq gnuplot-nox procps
+)
+# The 6.12 kernel pair and its source come from bookworm-backports.
+
+say() { printf 'deps: %s\n' "$*" >&2; }
+
+need_root() {
+	if [ "$(id -u)" -ne 0 ]; then
+		say "not root; run: sudo $0"
+		exit 1
+	fi
+}
+
+have_pkg() {
+	dpkg-query -W -f='${Status}\n' "$1" 2>/dev/null | grep -q '^install ok installed'
+}
+
+# The Debian mirror URI already configured on this machine (deb822 or one-line format).
+mirror_uri() {
+	local f uri=""
+	for f in /etc/apt/sources.list.d/*.sources; do
+		[ -e "$f" ] || continue
+		uri=$(awk '/^URIs:/ { u=$2 } /^Suites:/ { if ($0 ~ /bookworm( |$)/ && u !~ /security/) { print u; exit } }' "$f")
+		[ -n "$uri" ] && break
+	done
+	if [ -z "$uri" ]; then
+		uri=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null |
+		      awk '$1 == "deb" && $3 == "bookworm" { print $2; exit }')
+	fi
+	printf '%s' "$uri"
+}
+
+add_backports() {
+	if grep -rqs 'bookworm-backports' /etc/apt/sources.list /etc/apt/sources.list.d/; then
+		return 1
+	fi
+	local uri
+	uri=$(mirror_uri)
+	if [ -z "$uri" ]; then
+		say "no bookworm mirror found in the apt sources; cannot add bookworm-backports"
+		exit 1
+	fi
+	say "adding bookworm-backports from the configured mirror"
+	cat >/etc/apt/sources.list.d/flowctl-backports.sources <<SRC
+Types: deb
+URIs: $uri
+Suites: bookworm-backports
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+SRC
+	return 0
+}
+
+main() {
+	local missing=() p
+	for p in "${PKGS[@]}"; do
+		have_pkg "$p" || missing+=("$p")
+	done
+	local have612=0
+	have_pkg linux-image-6.12-amd64 && have_pkg linux-headers-6.12-amd64 &&
+		ls /usr/src/linux-source-6.12.tar.xz >/dev/null 2>&1 && have612=1
+	if [ ${#missing[@]} -eq 0 ] && [ $have612 -eq 1 ]; then
+		say "all packages present"
+		return 0
+	fi
+	need_root
+	export DEBIAN_FRONTEND=noninteractive
+	add_backports || true
+	say "apt-get update"
+	apt-get update -q >/dev/null
+	if [ ${#missing[@]} -gt 0 ]; then
+		say "installing: ${missing[*]}"
+		apt-get install -y -q --no-install-recommends "${missing[@]}"
+	fi
+	if [ $have612 -eq 0 ]; then
+		# Debian's 6.12 meta packages for bookworm (the generic flavour, not rt
+		# or cloud); bookworm-backports carries them, and so may the security suite.
+		say "installing the 6.12 kernel, headers and source"
+		apt-get install -y -q --no-install-recommends \
+			linux-image-6.12-amd64 linux-headers-6.12-amd64 linux-source-6.12
+	fi
+	say "done"
+}
+
+main "$@"
