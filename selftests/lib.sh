@@ -1,0 +1,230 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared helpers for flowctl selftests, in the style of the kernel's
+# tools/testing/selftests/net/lib.sh: ALL_TESTS, setup_prepare, cleanup on
+# trap EXIT, check_err with a message, log_test printing KTAP lines.
+
+ksft_skip=4
+SELFTESTS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+TOP=$(cd "$SELFTESTS_DIR/.." && pwd)
+FCTEST=$SELFTESTS_DIR/tools/fctest
+PATH=$TOP/userland:$PATH
+
+RET=0
+RETMSG=
+TESTS_RUN=0
+TESTS_FAILED=0
+TESTS_SKIPPED=0
+NS_LIST=()
+
+# check_err ERR MSG: fail the current test with MSG when ERR is not 0.
+check_err()
+{
+	local err=$1 msg=$2
+
+	if [ "$RET" -eq 0 ] && [ "$err" -ne 0 ]; then
+		RET=$err
+		RETMSG=$msg
+	fi
+}
+
+# check_fail ERR MSG: fail the current test with MSG when ERR is 0.
+check_fail()
+{
+	local err=$1 msg=$2
+
+	if [ "$RET" -eq 0 ] && [ "$err" -eq 0 ]; then
+		RET=1
+		RETMSG=$msg
+	fi
+}
+
+# check_eq ACTUAL EXPECTED WHAT
+check_eq()
+{
+	[ "$1" = "$2" ]
+	check_err $? "$3: got '$1', expected '$2'"
+}
+
+# check_range VALUE MIN MAX WHAT (integers)
+check_range()
+{
+	[ "$1" -ge "$2" ] 2>/dev/null && [ "$1" -le "$3" ] 2>/dev/null
+	check_err $? "$4: got $1, expected $2..$3"
+}
+
+log_test()
+{
+	local name=$1
+
+	TESTS_RUN=$((TESTS_RUN + 1))
+	if [ "$RET" -ne 0 ]; then
+		TESTS_FAILED=$((TESTS_FAILED + 1))
+		echo "not ok $TESTS_RUN - $name"
+		echo "#   $RETMSG"
+	else
+		echo "ok $TESTS_RUN - $name"
+	fi
+	RET=0
+	RETMSG=
+}
+
+log_skip()
+{
+	TESTS_RUN=$((TESTS_RUN + 1))
+	TESTS_SKIPPED=$((TESTS_SKIPPED + 1))
+	echo "ok $TESTS_RUN - $1 # SKIP $2"
+}
+
+log_info()
+{
+	echo "# $*"
+}
+
+# Each test script: require root and the module, print the plan, run.
+run_tests()
+{
+	local t
+
+	echo "TAP version 13"
+	echo "1..$(echo $ALL_TESTS | wc -w)"
+	for t in $ALL_TESTS; do
+		$t
+	done
+	if [ "$TESTS_FAILED" -ne 0 ]; then
+		exit 1
+	fi
+	if [ "$TESTS_SKIPPED" -eq "$TESTS_RUN" ] && [ "$TESTS_RUN" -gt 0 ]; then
+		exit $ksft_skip
+	fi
+	exit 0
+}
+
+require_cmd()
+{
+	local c
+
+	for c in "$@"; do
+		if ! command -v "$c" >/dev/null 2>&1; then
+			echo "TAP version 13"
+			echo "1..0 # SKIP $c not found"
+			exit $ksft_skip
+		fi
+	done
+}
+
+# setup_ns VAR...: create a namespace per name, with lo up; the VAR holds
+# its unique name.
+setup_ns()
+{
+	local var ns
+
+	for var in "$@"; do
+		ns="fc-$var-$$"
+		ip netns add "$ns" || return 1
+		ip -n "$ns" link set lo up
+		NS_LIST+=("$ns")
+		eval "$var=$ns"
+	done
+}
+
+cleanup_ns()
+{
+	local ns
+
+	for ns in "${NS_LIST[@]}"; do
+		ip netns pids "$ns" 2>/dev/null | xargs -r kill 2>/dev/null
+		ip netns del "$ns" 2>/dev/null
+	done
+	NS_LIST=()
+}
+
+# veth_pair NS1 DEV1 NS2 DEV2: link two namespaces, both ends up.
+veth_pair()
+{
+	ip link add name "$2" netns "$1" type veth peer name "$4" netns "$3" || return 1
+	ip -n "$1" link set "$2" up
+	ip -n "$3" link set "$4" up
+}
+
+# fc NS ARGS...: the CLI inside a namespace.
+fc()
+{
+	local ns=$1
+
+	shift
+	ip netns exec "$ns" flowctl "$@"
+}
+
+# fc_get NS DEV JQ: one value from "flowctl -j -s show dev DEV".
+fc_get()
+{
+	fc "$1" -j -s show dev "$2" | jq -r ".[0]$3"
+}
+
+# mac_of NS DEV
+mac_of()
+{
+	ip -n "$1" -j link show dev "$2" | jq -r '.[0].address'
+}
+
+# PAUSE/PFC frames as hex, built here so a test does not depend on the code
+# it tests for its input: pause_hex SA QUANTA [DA]
+pause_hex()
+{
+	local sa=${1//:/} q=$2 da=${3:-0180c2000001}
+
+	printf '%s%s8808%04x%04x' "${da//:/}" "$sa" 1 "$q"
+	printf '%0*d' $(((60 - 18) * 2)) 0
+}
+
+# pfc_hex SA ENABLE T0 T1 ... T7
+pfc_hex()
+{
+	local sa=${1//:/} en=$2 i
+
+	shift 2
+	printf '0180c2000001%s8808%04x%04x' "$sa" 0x0101 "$en"
+	for i in 0 1 2 3 4 5 6 7; do
+		printf '%04x' "${1:-0}"
+		shift || true
+	done
+	printf '%0*d' $(((60 - 34) * 2)) 0
+}
+
+# Frames built by scapy (an independent implementation); prints hex.
+scapy_pause_hex()
+{
+	/usr/bin/python3 - "$@" <<'PY'
+import sys
+from scapy.all import Ether, raw
+from scapy.contrib.mac_control import MACControlPause
+sa, q = sys.argv[1], int(sys.argv[2])
+f = Ether(src=sa, dst="01:80:c2:00:00:01") / MACControlPause(pause_time=q)
+print(raw(f).ljust(60, b"\0").hex())
+PY
+}
+
+scapy_pfc_hex()
+{
+	/usr/bin/python3 - "$@" <<'PY'
+import sys
+from scapy.all import Ether, raw
+from scapy.contrib.mac_control import MACControlClassBasedFlowControl
+sa = sys.argv[1]
+times = [int(x) for x in sys.argv[2:10]]
+kw = {}
+for i, t in enumerate(times):
+    if t >= 0:
+        kw["c%d_enabled" % i] = 1
+        kw["c%d_pause_time" % i] = t
+f = Ether(src=sa, dst="01:80:c2:00:00:01") / MACControlClassBasedFlowControl(**kw)
+print(raw(f).ljust(60, b"\0").hex())
+PY
+}
+
+cleanup()
+{
+	cleanup_ns
+}
+
+trap cleanup EXIT

@@ -1,0 +1,289 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# A flowctl port obeys received PAUSE and PFC frames: the partner sees a
+# gap of quanta * 512 bit times in a steady stream. Frames come from scapy
+# (an independent implementation), from hex built in lib.sh, and from
+# "flowctl send".
+#
+#   +------------- ns A --------------+      +----------- ns B -----------+
+#   | fctest send (UDP, 2000 pkt/s    |      | fctest recv: gaps          |
+#   |  per priority, SO_PRIORITY)     |      | fctest seq: PAUSE/PFC      |
+#   |  a0 198.18.0.1  flowctl root    |======| b0 198.18.0.2              |
+#   |     speed 100 (5.12 us/quantum) | veth |                            |
+#   +---------------------------------+      +----------------------------+
+#
+# Tolerance: a gap is the time between the last datagram before the pause
+# and the first after it, so it is at least the pause time less one send
+# interval (500 us) and the receiver's scheduling jitter; it exceeds it by
+# the send interval plus timer and scheduling latency, which under TCG
+# emulation reaches several milliseconds. The checks allow -1.5 ms/+25 ms;
+# every pair of cases below differs by far more than that.
+
+ALL_TESTS="pause_times pause_scapy pause_replace_longer pause_replace_shorter
+	   pause_xon pfc_one_prio pfc_two_times mode_switches counters_exact
+	   flowctl_send_pause"
+source "$(dirname "$0")/lib.sh"
+require_cmd jq tc ip
+
+SPEED=100
+INTERVAL_US=500
+TMP=$(mktemp -d)
+
+setup_prepare()
+{
+	setup_ns A B
+	veth_pair "$A" a0 "$B" b0
+	ip -n "$A" addr add 198.18.0.1/24 dev a0
+	ip -n "$B" addr add 198.18.0.2/24 dev b0
+	MAC_A=$(mac_of "$A" a0)
+	MAC_B=$(mac_of "$B" b0)
+	ip -n "$A" neigh add 198.18.0.2 lladdr "$MAC_B" dev a0 nud permanent
+	ip -n "$B" neigh add 198.18.0.1 lladdr "$MAC_A" dev b0 nud permanent
+	ip netns exec "$A" tc qdisc add dev a0 root flowctl || return 1
+	fc "$A" set dev a0 speed $SPEED || return 1
+}
+
+# quanta_us Q: pause time in us at SPEED.
+quanta_us()
+{
+	echo $(($1 * 512 / SPEED))
+}
+
+# stream MS "PORT:PRIO ..." SEQ_ARGS...: run one UDP stream per PORT:PRIO
+# from A to B for MS milliseconds, play the frame sequence from B 100 ms in,
+# and leave each stream's largest gap (us) in GAP[PORT] and the frames' real
+# send offsets (us) in SENT[].
+declare -A GAP
+SENT=()
+stream()
+{
+	local ms=$1 flows=$2 f port prio pids=() rpids=()
+	local count=$((ms * 1000 / INTERVAL_US))
+
+	shift 2
+	GAP=()
+	for f in $flows; do
+		port=${f%%:*}
+		rm -f "$TMP/r.$port"
+		ip netns exec "$B" "$FCTEST" recv "$port" 1 >"$TMP/r.$port" &
+		rpids+=($!)
+	done
+	for f in $flows; do
+		port=${f%%:*}
+		while ! grep -q ready "$TMP/r.$port" 2>/dev/null; do sleep 0.05; done
+	done
+	for f in $flows; do
+		port=${f%%:*}
+		prio=${f##*:}
+		ip netns exec "$A" "$FCTEST" send 198.18.0.2 "$port" $INTERVAL_US \
+			$count prio "$prio" &
+		pids+=($!)
+	done
+	if [ $# -gt 0 ]; then
+		local d0=$((100000 + $1))
+
+		shift
+		ip netns exec "$B" "$FCTEST" seq b0 $d0 "$@" >"$TMP/seq"
+		mapfile -t SENT < <(awk '{print $3}' "$TMP/seq")
+	fi
+	wait "${pids[@]}"
+	wait "${rpids[@]}"
+	for f in $flows; do
+		port=${f%%:*}
+		GAP[$port]=$(awk '/max_gap_us/ {print $4}' "$TMP/r.$port")
+		log_info "flow $f: $(tail -n 1 "$TMP/r.$port")"
+	done
+}
+
+# check_gap GAP_US EXPECTED_US WHAT
+check_gap()
+{
+	log_info "$3: gap ${1}us, expected ${2}us"
+	check_range "$1" $(($2 - 1500)) $(($2 + 25000)) "$3 gap (us)"
+}
+
+pause_times()
+{
+	local q
+
+	for q in 5000 20000 65535; do
+		stream 700 "5000:0" 0 "$(pause_hex "$MAC_B" $q)"
+		check_gap "${GAP[5000]}" "$(quanta_us $q)" "PAUSE $q quanta"
+	done
+	log_test "PAUSE of 5000, 20000, 65535 quanta at 100 Mb/s"
+}
+
+pause_scapy()
+{
+	local hex
+
+	hex=$(scapy_pause_hex "$MAC_B" 10000)
+	check_eq "$hex" "$(pause_hex "$MAC_B" 10000)" "scapy PAUSE bytes vs lib.sh"
+	stream 500 "5000:0" 0 "$hex"
+	check_gap "${GAP[5000]}" "$(quanta_us 10000)" "scapy PAUSE 10000 quanta"
+	log_test "PAUSE frame built by scapy"
+}
+
+pause_replace_longer()
+{
+	# 10000 quanta (51.2 ms), then after 20 ms 20000 (102.4 ms) from then.
+	stream 600 "5000:0" 0 "$(pause_hex "$MAC_B" 10000)" \
+		20000 "$(pause_hex "$MAC_B" 20000)"
+	check_gap "${GAP[5000]}" $((SENT[1] - SENT[0] + $(quanta_us 20000))) \
+		"longer PAUSE replacing a running one"
+	log_test "a longer PAUSE replaces the running timer"
+}
+
+pause_replace_shorter()
+{
+	# 65535 quanta (335 ms), then after 30 ms 2000 quanta (10.2 ms).
+	stream 600 "5000:0" 0 "$(pause_hex "$MAC_B" 65535)" \
+		30000 "$(pause_hex "$MAC_B" 2000)"
+	check_gap "${GAP[5000]}" $((SENT[1] - SENT[0] + $(quanta_us 2000))) \
+		"shorter PAUSE replacing a running one"
+	log_test "a shorter PAUSE replaces the running timer"
+}
+
+pause_xon()
+{
+	stream 600 "5000:0" 0 "$(pause_hex "$MAC_B" 65535)" \
+		50000 "$(pause_hex "$MAC_B" 0)"
+	check_gap "${GAP[5000]}" $((SENT[1] - SENT[0])) "XON after 50 ms"
+	log_test "XON ends a pause at once"
+}
+
+pfc_one_prio()
+{
+	fc "$A" set dev a0 mode pfc pfc-prios all
+	check_err $? "set mode pfc failed"
+	stream 700 "5000:0 5003:3" 0 "$(pfc_hex "$MAC_B" 0x08 0 0 0 40000)"
+	check_gap "${GAP[5003]}" "$(quanta_us 40000)" "PFC prio 3"
+	check_range "${GAP[5000]}" 0 15000 "prio 0 gap while prio 3 paused (us)"
+	fc "$A" set dev a0 mode pause
+	log_test "PFC pauses priority 3 while priority 0 keeps its rate"
+}
+
+pfc_two_times()
+{
+	local hex
+
+	fc "$A" set dev a0 mode pfc pfc-prios all
+	# Built by scapy: prio 3 for 10000 quanta, prio 5 for 40000.
+	hex=$(scapy_pfc_hex "$MAC_B" -1 -1 -1 10000 -1 40000 -1 -1)
+	check_eq "$hex" "$(pfc_hex "$MAC_B" 0x28 0 0 0 10000 0 40000)" \
+		"scapy PFC bytes vs lib.sh"
+	stream 700 "5003:3 5005:5 5000:0" 0 "$hex"
+	check_gap "${GAP[5003]}" "$(quanta_us 10000)" "PFC prio 3 of two"
+	check_gap "${GAP[5005]}" "$(quanta_us 40000)" "PFC prio 5 of two"
+	check_range "${GAP[5000]}" 0 15000 "prio 0 gap (us)"
+	fc "$A" set dev a0 mode pause
+	log_test "one PFC frame, two priorities, two times (scapy)"
+}
+
+# ignored_case DESC HEX: the frame changes nothing on the stream and counts
+# one more rx_ignored.
+ignored_case()
+{
+	local before after
+
+	before=$(fc_get "$A" a0 .stats.rx_ignored)
+	stream 300 "5000:0 5003:3" 0 "$2"
+	after=$(fc_get "$A" a0 .stats.rx_ignored)
+	check_eq $((after - before)) 1 "$1: rx_ignored delta"
+	check_range "${GAP[5000]}" 0 15000 "$1: prio 0 gap (us)"
+	check_range "${GAP[5003]}" 0 15000 "$1: prio 3 gap (us)"
+}
+
+mode_switches()
+{
+	local pfc3 pause
+
+	pfc3=$(pfc_hex "$MAC_B" 0x08 0 0 0 40000)
+	pause=$(pause_hex "$MAC_B" 40000)
+	fc "$A" set dev a0 mode pause
+	ignored_case "PFC in mode pause" "$pfc3"
+	fc "$A" set dev a0 mode pfc pfc-prios all
+	ignored_case "PAUSE in mode pfc" "$pause"
+	fc "$A" set dev a0 pfc-prios 0,1,2,4,5,6,7
+	ignored_case "PFC for a priority outside the enable set" "$pfc3"
+	fc "$A" set dev a0 mode off
+	ignored_case "PAUSE in mode off" "$pause"
+	fc "$A" set dev a0 mode pause rx off
+	ignored_case "PAUSE with rx off" "$pause"
+	fc "$A" set dev a0 mode pause rx on pfc-prios all
+	log_test "mode pause/pfc/off, the PFC enable set and rx off are honored"
+}
+
+counters_exact()
+{
+	local s k v
+
+	fc "$A" stats reset dev a0
+	check_err $? "stats reset failed"
+	fc "$A" set dev a0 mode pause
+	# 3 PAUSE, 2 XON (PAUSE time 0), 4 PFC (ignored in mode pause),
+	# 5 malformed: short PAUSE, short PFC, PFC to a unicast DA, PAUSE to
+	# someone else's unicast DA, PFC with the reserved octet set;
+	# 2 unsupported opcodes (MPCP GATE 0x0002, 0x0201).
+	ip netns exec "$B" "$FCTEST" raw b0 "$(pause_hex "$MAC_B" 1)" count 3
+	ip netns exec "$B" "$FCTEST" raw b0 "$(pause_hex "$MAC_B" 0)" count 2
+	ip netns exec "$B" "$FCTEST" raw b0 "$(pfc_hex "$MAC_B" 0x81 1)" count 4
+	ip netns exec "$B" "$FCTEST" raw b0 "0180c2000001${MAC_B//:/}88080001ff"
+	ip netns exec "$B" "$FCTEST" raw b0 \
+		"$(pfc_hex "$MAC_B" 0x01 1 | cut -c1-60)"
+	ip netns exec "$B" "$FCTEST" raw b0 \
+		"${MAC_A//:/}$(pfc_hex "$MAC_B" 0x01 1 | cut -c13-)"
+	ip netns exec "$B" "$FCTEST" raw b0 "$(pause_hex "$MAC_B" 100 020000000099)"
+	ip netns exec "$B" "$FCTEST" raw b0 "$(pfc_hex "$MAC_B" 0x0101 1 1)"
+	ip netns exec "$B" "$FCTEST" raw b0 \
+		"0180c2000001${MAC_B//:/}88080002$(printf '%0*d' 84 0)"
+	ip netns exec "$B" "$FCTEST" raw b0 \
+		"0180c2000001${MAC_B//:/}88080201$(printf '%0*d' 84 0)"
+	sleep 0.2
+	s=$(fc "$A" -j -s show dev a0)
+	for kv in rx_pause=3 rx_xon=2 rx_pfc=4 rx_ignored=4 rx_malformed=5 \
+		  rx_unsupported=2; do
+		k=${kv%=*}
+		v=$(echo "$s" | jq ".[0].stats.$k")
+		check_eq "$v" "${kv#*=}" "stats.$k"
+	done
+	check_eq "$(echo "$s" | jq '.[0].prio[0].rx_pfc')" 4 "prio[0].rx_pfc"
+	check_eq "$(echo "$s" | jq '.[0].prio[7].rx_pfc')" 4 "prio[7].rx_pfc"
+	check_eq "$(echo "$s" | jq '.[0].prio[7].rx_pfc_xon')" 4 "prio[7].rx_pfc_xon"
+	check_eq "$(echo "$s" | jq '.[0].prio[0].rx_pfc_xon')" 0 "prio[0].rx_pfc_xon"
+	check_eq "$(echo "$s" | jq '.[0].prio[3].pause_episodes')" 3 \
+		"prio[3].pause_episodes (three 1-quantum PAUSEs, one episode each)"
+	# A frame addressed to a0 itself (unicast PAUSE) is valid.
+	ip netns exec "$B" "$FCTEST" raw b0 "$(pause_hex "$MAC_B" 1 "$MAC_A")"
+	sleep 0.1
+	check_eq "$(fc_get "$A" a0 .stats.rx_pause)" 4 "rx_pause after a unicast PAUSE to a0"
+	log_test "every kind of frame counted exactly"
+}
+
+flowctl_send_pause()
+{
+	# Our own sender: flowctl send from the partner's side.
+	rm -f "$TMP/r.5000"
+	ip netns exec "$B" "$FCTEST" recv 5000 1 >"$TMP/r.5000" &
+	local rp=$!
+	while ! grep -q ready "$TMP/r.5000"; do sleep 0.05; done
+	ip netns exec "$A" "$FCTEST" send 198.18.0.2 5000 $INTERVAL_US 1000 &
+	local sp=$!
+	sleep 0.1
+	fc "$B" send dev b0 pause 20000 >/dev/null
+	check_err $? "flowctl send failed"
+	wait $sp $rp
+	GAP[5000]=$(awk '/max_gap_us/ {print $4}' "$TMP/r.5000")
+	check_gap "${GAP[5000]}" "$(quanta_us 20000)" "flowctl send pause 20000"
+	log_test "PAUSE sent by flowctl send"
+}
+
+cleanup()
+{
+	cleanup_ns
+	rm -rf "$TMP"
+}
+
+setup_prepare || { echo "1..0 # SKIP setup failed"; exit 1; }
+run_tests

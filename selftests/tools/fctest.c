@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Traffic helpers for the selftests.
+ *
+ *   fctest send ADDR PORT INTERVAL_US COUNT [prio P] [tos T]
+ *       UDP datagrams at a fixed interval (absolute deadlines, so a stall
+ *       does not shift later packets), each carrying its sequence number.
+ *   fctest recv PORT SECONDS [min-gap-us G]
+ *       Receive until SECONDS pass with nothing (or the total runs out);
+ *       print "packets N max_gap_us M" and each gap of at least G us as
+ *       "gap AT_US LEN_US" (AT is relative to the first packet).
+ *   fctest raw DEV HEX [count N] [interval-us I]
+ *       Send the frame given in hex through an AF_PACKET socket on DEV.
+ *   fctest seq DEV DELAY_US HEX [DELAY_US HEX]...
+ *       Send each frame DELAY_US after the previous one (the first after
+ *       the start) and print "sent K AT_US" with the real offsets.
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <linux/if_packet.h>
+#include <net/ethernet.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+static void die(const char *what)
+{
+	perror(what);
+	exit(1);
+}
+
+static int do_send(int argc, char **argv)
+{
+	struct sockaddr_in to = { .sin_family = AF_INET };
+	uint64_t interval, count, i, next;
+	char buf[64] = { 0 };
+	int fd, a;
+
+	if (argc < 4)
+		return 2;
+	if (inet_pton(AF_INET, argv[0], &to.sin_addr) != 1)
+		return 2;
+	to.sin_port = htons(atoi(argv[1]));
+	interval = strtoull(argv[2], NULL, 0) * 1000;
+	count = strtoull(argv[3], NULL, 0);
+	fd = socket(AF_INET, SOCK_DGRAM, 0);
+	if (fd < 0)
+		die("socket");
+	for (a = 4; a + 1 < argc; a += 2) {
+		int v = atoi(argv[a + 1]);
+
+		if (!strcmp(argv[a], "prio") &&
+		    setsockopt(fd, SOL_SOCKET, SO_PRIORITY, &v, sizeof(v)))
+			die("SO_PRIORITY");
+		if (!strcmp(argv[a], "tos") &&
+		    setsockopt(fd, IPPROTO_IP, IP_TOS, &v, sizeof(v)))
+			die("IP_TOS");
+	}
+	next = now_ns();
+	for (i = 0; i < count; i++) {
+		uint64_t t;
+
+		memcpy(buf, &i, sizeof(i));
+		/* ENOBUFS from a full band is the lab working, not an error. */
+		if (sendto(fd, buf, sizeof(buf), 0, (void *)&to, sizeof(to)) < 0 &&
+		    errno != ENOBUFS)
+			die("sendto");
+		next += interval;
+		while ((t = now_ns()) < next) {
+			uint64_t d = next - t;
+			struct timespec ts = { d / 1000000000ull, d % 1000000000ull };
+
+			nanosleep(&ts, NULL);
+		}
+	}
+	return 0;
+}
+
+static int do_recv(int argc, char **argv)
+{
+	struct sockaddr_in me = { .sin_family = AF_INET };
+	uint64_t first = 0, last = 0, max_gap = 0, packets = 0, min_gap = 0;
+	int fd, idle_ms, opt = 1 << 20;
+	char buf[2048];
+
+	if (argc < 2)
+		return 2;
+	me.sin_port = htons(atoi(argv[0]));
+	idle_ms = atoi(argv[1]) * 1000;
+	if (argc >= 4 && !strcmp(argv[2], "min-gap-us"))
+		min_gap = strtoull(argv[3], NULL, 0) * 1000;
+	fd = socket(AF_INET, SOCK_DGRAM, 0);
+	if (fd < 0)
+		die("socket");
+	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &opt, sizeof(opt));
+	if (bind(fd, (void *)&me, sizeof(me)))
+		die("bind");
+	printf("ready\n");
+	fflush(stdout);
+	for (;;) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		uint64_t t;
+
+		if (poll(&p, 1, idle_ms) <= 0)
+			break;
+		if (recv(fd, buf, sizeof(buf), 0) < 0)
+			die("recv");
+		t = now_ns();
+		if (!packets)
+			first = t;
+		else if (t - last > max_gap)
+			max_gap = t - last;
+		if (packets && min_gap && t - last >= min_gap)
+			printf("gap %llu %llu\n",
+			       (unsigned long long)((last - first) / 1000),
+			       (unsigned long long)((t - last) / 1000));
+		last = t;
+		packets++;
+	}
+	printf("packets %llu max_gap_us %llu\n", (unsigned long long)packets,
+	       (unsigned long long)(max_gap / 1000));
+	return 0;
+}
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+static int parse_hex(const char *h, unsigned char *frame, size_t max,
+		     size_t *lenp)
+{
+	size_t len = 0;
+
+	while (*h) {
+		int hi, lo;
+
+		if (*h == ':' || *h == ' ') {
+			h++;
+			continue;
+		}
+		hi = hexval(h[0]);
+		lo = h[1] ? hexval(h[1]) : -1;
+		if (hi < 0 || lo < 0 || len >= max) {
+			fprintf(stderr, "fctest: bad hex frame\n");
+			return -1;
+		}
+		frame[len++] = hi << 4 | lo;
+		h += 2;
+	}
+	*lenp = len;
+	return 0;
+}
+
+static int packet_socket(const char *dev, struct sockaddr_ll *ll)
+{
+	int fd;
+
+	memset(ll, 0, sizeof(*ll));
+	ll->sll_family = AF_PACKET;
+	ll->sll_ifindex = if_nametoindex(dev);
+	if (!ll->sll_ifindex)
+		die(dev);
+	fd = socket(AF_PACKET, SOCK_RAW, 0);
+	if (fd < 0)
+		die("socket");
+	return fd;
+}
+
+static int do_raw(int argc, char **argv)
+{
+	struct sockaddr_ll ll;
+	unsigned char frame[1514];
+	uint64_t count = 1, interval = 0, i;
+	size_t len;
+	int fd, a;
+
+	if (argc < 2)
+		return 2;
+	if (parse_hex(argv[1], frame, sizeof(frame), &len))
+		return 2;
+	for (a = 2; a + 1 < argc; a += 2) {
+		if (!strcmp(argv[a], "count"))
+			count = strtoull(argv[a + 1], NULL, 0);
+		if (!strcmp(argv[a], "interval-us"))
+			interval = strtoull(argv[a + 1], NULL, 0);
+	}
+	fd = packet_socket(argv[0], &ll);
+	for (i = 0; i < count; i++) {
+		if (sendto(fd, frame, len, 0, (void *)&ll, sizeof(ll)) != (ssize_t)len)
+			die("sendto");
+		if (interval)
+			usleep(interval);
+	}
+	return 0;
+}
+
+static int do_seq(int argc, char **argv)
+{
+	unsigned char frame[1514];
+	struct sockaddr_ll ll;
+	uint64_t start, next;
+	int fd, a, k = 0;
+	size_t len;
+
+	if (argc < 3 || (argc - 1) % 2)
+		return 2;
+	fd = packet_socket(argv[0], &ll);
+	start = next = now_ns();
+	for (a = 1; a + 1 < argc; a += 2) {
+		uint64_t t;
+
+		if (parse_hex(argv[a + 1], frame, sizeof(frame), &len))
+			return 2;
+		next += strtoull(argv[a], NULL, 0) * 1000;
+		while ((t = now_ns()) < next) {
+			uint64_t d = next - t;
+			struct timespec ts = { d / 1000000000ull, d % 1000000000ull };
+
+			nanosleep(&ts, NULL);
+		}
+		t = now_ns();
+		if (sendto(fd, frame, len, 0, (void *)&ll, sizeof(ll)) != (ssize_t)len)
+			die("sendto");
+		printf("sent %d %llu\n", k++, (unsigned long long)((t - start) / 1000));
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	int rc = 2;
+
+	if (argc >= 2 && !strcmp(argv[1], "send"))
+		rc = do_send(argc - 2, argv + 2);
+	else if (argc >= 2 && !strcmp(argv[1], "recv"))
+		rc = do_recv(argc - 2, argv + 2);
+	else if (argc >= 2 && !strcmp(argv[1], "raw"))
+		rc = do_raw(argc - 2, argv + 2);
+	else if (argc >= 2 && !strcmp(argv[1], "seq"))
+		rc = do_seq(argc - 2, argv + 2);
+	if (rc == 2)
+		fprintf(stderr, "usage: fctest send|recv|raw|seq ... (see the source)\n");
+	return rc;
+}
