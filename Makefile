@@ -60,7 +60,7 @@ selftests: module userland
 	$(TOP)/scripts/vm-run $(if $(KVER),--kernel $(KVER)) -- $(TOP)/selftests/run
 
 lint:
-	@$(TOP)/scripts/lint $(KDIR) $(BUILD) $(TOP)
+	@$(TOP)/scripts/lint
 
 install: module userland
 	install -D -m 644 $(KO) $(DESTDIR)/lib/modules/$(KERNELRELEASE_FLOWCTL)/extra/flowctl.ko
