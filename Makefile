@@ -21,7 +21,7 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 
 .PHONY: all module userland check unit selftests lint install deps clean \
-	print-ko print-kdir demo bench check-debug fuzz
+	print-ko print-kdir fuzz
 
 all: module userland
 
@@ -70,3 +70,6 @@ install: module userland
 clean:
 	rm -rf $(TOP)/build $(TOP)/kernel/flowctl.ko
 	$(MAKE) -C $(TOP)/userland clean
+
+fuzz:
+	$(MAKE) -C $(TOP)/userland fuzz

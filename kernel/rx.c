@@ -104,8 +104,8 @@ static bool fc_gate(struct fc_sched *q, int prio, u16 quanta, u64 ns,
 	if (!r->until) {
 		r->start = now;
 		r->episodes++;
-		fc_event(fc_evs_for(q, prio, evs, &evprio),
-			 FLOWCTL_EVENT_PAUSE_START, evprio, quanta, ns);
+		evs = fc_evs_for(q, prio, evs, &evprio);
+		fc_event(evs, FLOWCTL_EVENT_PAUSE_START, evprio, quanta, ns);
 	}
 	r->quanta = quanta;
 	WRITE_ONCE(r->until, now + ns);

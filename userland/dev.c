@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Decoding of DEV_GET replies into struct fc_dev. Integers are read by
+ * their payload length (1, 2, 4 or 8 bytes), so a module that widens a
+ * field still reads right; PAD and unknown attributes are skipped.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/genetlink.h>
+
+#include "dev.h"
+
+_Static_assert(FLOWCTL_A_DEV_MAX < 32, "have mask too small");
+_Static_assert(FLOWCTL_A_PRIO_MAX < 32, "have mask too small");
+_Static_assert(FLOWCTL_A_STATS_MAX < 32, "have mask too small");
+
+static bool get_uint(const struct nlattr *attr, uint64_t *v)
+{
+	switch (mnl_attr_get_payload_len(attr)) {
+	case 1:
+		*v = mnl_attr_get_u8(attr);
+		return true;
+	case 2:
+		*v = mnl_attr_get_u16(attr);
+		return true;
+	case 4:
+		*v = mnl_attr_get_u32(attr);
+		return true;
+	case 8:
+		*v = mnl_attr_get_u64(attr);
+		return true;
+	}
+	return false;
+}
+
+static int stats_cb(const struct nlattr *attr, void *data)
+{
+	struct fc_dev *d = data;
+	uint16_t type = mnl_attr_get_type(attr);
+
+	if (type == FLOWCTL_A_STATS_UNSPEC || type == FLOWCTL_A_STATS_PAD ||
+	    type > FLOWCTL_A_STATS_MAX)
+		return MNL_CB_OK;
+	if (get_uint(attr, &d->stats[type]))
+		d->stats_have |= 1u << type;
+	return MNL_CB_OK;
+}
+
+static int prio_cb(const struct nlattr *attr, void *data)
+{
+	struct fc_prio *p = data;
+	uint16_t type = mnl_attr_get_type(attr);
+
+	if (type == FLOWCTL_A_PRIO_UNSPEC || type == FLOWCTL_A_PRIO_PAD ||
+	    type > FLOWCTL_A_PRIO_MAX)
+		return MNL_CB_OK;
+	if (get_uint(attr, &p->v[type]))
+		p->have |= 1u << type;
+	return MNL_CB_OK;
+}
+
+static void parse_prio(struct fc_dev *d, const struct nlattr *nest)
+{
+	struct fc_prio p;
+
+	memset(&p, 0, sizeof(p));
+	if (mnl_attr_parse_nested(nest, prio_cb, &p) < 0)
+		return;
+	if (!FC_HAS(p.have, FLOWCTL_A_PRIO_PRIO) ||
+	    p.v[FLOWCTL_A_PRIO_PRIO] >= FLOWCTL_NUM_PRIOS)
+		return;		/* cannot tell which priority: skip it */
+	d->prio[p.v[FLOWCTL_A_PRIO_PRIO]] = p;
+}
+
+static int dev_cb(const struct nlattr *attr, void *data)
+{
+	struct fc_dev *d = data;
+	uint16_t type = mnl_attr_get_type(attr);
+
+	switch (type) {
+	case FLOWCTL_A_DEV_UNSPEC:
+	case FLOWCTL_A_DEV_PAD:
+		return MNL_CB_OK;
+	case FLOWCTL_A_DEV_IFNAME:
+		if (mnl_attr_validate(attr, MNL_TYPE_NUL_STRING) < 0)
+			return MNL_CB_OK;
+		snprintf(d->ifname, sizeof(d->ifname), "%s",
+			 mnl_attr_get_str(attr));
+		d->have |= 1u << type;
+		return MNL_CB_OK;
+	case FLOWCTL_A_DEV_STATS:
+		if (mnl_attr_validate(attr, MNL_TYPE_NESTED) >= 0)
+			mnl_attr_parse_nested(attr, stats_cb, d);
+		d->have |= 1u << type;
+		return MNL_CB_OK;
+	case FLOWCTL_A_DEV_PRIO:
+		if (mnl_attr_validate(attr, MNL_TYPE_NESTED) >= 0)
+			parse_prio(d, attr);
+		d->have |= 1u << type;
+		return MNL_CB_OK;
+	}
+	if (type > FLOWCTL_A_DEV_MAX)
+		return MNL_CB_OK;
+	if (get_uint(attr, &d->v[type]))
+		d->have |= 1u << type;
+	return MNL_CB_OK;
+}
+
+int fc_dev_parse(const struct nlmsghdr *nlh, struct fc_dev *d)
+{
+	memset(d, 0, sizeof(*d));
+	if (mnl_nlmsg_get_payload_len(nlh) < sizeof(struct genlmsghdr))
+		return -EINVAL;
+	if (mnl_attr_parse(nlh, sizeof(struct genlmsghdr), dev_cb, d) < 0)
+		return -EINVAL;
+	return 0;
+}
+
+int fc_dev_list_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct fc_dev_list *l = data;
+
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 8;
+		struct fc_dev *n = realloc(l->dev, cap * sizeof(*n));
+
+		if (!n) {
+			errno = ENOMEM;
+			return MNL_CB_ERROR;
+		}
+		l->dev = n;
+		l->cap = cap;
+	}
+	/* A message we cannot decode at all is skipped, not fatal. */
+	if (fc_dev_parse(nlh, &l->dev[l->n]) == 0)
+		l->n++;
+	return MNL_CB_OK;
+}
+
+static int cmp_ifindex(const void *a, const void *b)
+{
+	const struct fc_dev *x = a, *y = b;
+	uint64_t i = x->v[FLOWCTL_A_DEV_IFINDEX], j = y->v[FLOWCTL_A_DEV_IFINDEX];
+
+	return i < j ? -1 : i > j;
+}
+
+void fc_dev_list_sort(struct fc_dev_list *l)
+{
+	if (l->n > 1)
+		qsort(l->dev, l->n, sizeof(*l->dev), cmp_ifindex);
+}
+
+void fc_dev_list_free(struct fc_dev_list *l)
+{
+	free(l->dev);
+	memset(l, 0, sizeof(*l));
+}
+
+int fc_dev_get(struct fc_nl *nl, const char *dev, struct fc_dev_list *l)
+{
+	struct nlmsghdr *nlh;
+
+	if (dev) {
+		nlh = fc_nl_req(nl, FLOWCTL_CMD_DEV_GET, NLM_F_ACK);
+		fc_nl_put_dev(nlh, dev);
+	} else {
+		nlh = fc_nl_req(nl, FLOWCTL_CMD_DEV_GET, NLM_F_DUMP);
+	}
+	return fc_nl_talk(nl, nlh, fc_dev_list_cb, l);
+}

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * One port as the kernel describes it in a DEV_GET reply. Attributes the
+ * kernel did not send are absent (their bit in "have" is clear), unknown
+ * ones are ignored: a newer or older module still shows what it can.
+ */
+#ifndef FLOWCTL_DEV_H
+#define FLOWCTL_DEV_H
+
+#include <net/if.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <libmnl/libmnl.h>
+#include <linux/flowctl.h>
+
+#include "netlink.h"
+
+struct fc_prio {
+	uint32_t have;				/* bit n: FLOWCTL_A_PRIO_n */
+	uint64_t v[FLOWCTL_A_PRIO_MAX + 1];
+};
+
+struct fc_dev {
+	uint32_t have;				/* bit n: FLOWCTL_A_DEV_n */
+	uint64_t v[FLOWCTL_A_DEV_MAX + 1];
+	char ifname[IF_NAMESIZE];
+	uint32_t stats_have;			/* bit n: FLOWCTL_A_STATS_n */
+	uint64_t stats[FLOWCTL_A_STATS_MAX + 1];
+	struct fc_prio prio[FLOWCTL_NUM_PRIOS];	/* by priority number */
+};
+
+#define FC_HAS(mask, attr) (((mask) >> (attr)) & 1u)
+
+/* Parse one DEV_GET message (genetlink header included). 0 or -EINVAL. */
+int fc_dev_parse(const struct nlmsghdr *nlh, struct fc_dev *d);
+
+/* A growing array of ports, filled by fc_dev_list_cb. */
+struct fc_dev_list {
+	struct fc_dev *dev;
+	size_t n, cap;
+};
+int fc_dev_list_cb(const struct nlmsghdr *nlh, void *data);
+void fc_dev_list_sort(struct fc_dev_list *l);	/* by ifindex */
+void fc_dev_list_free(struct fc_dev_list *l);
+
+/* DEV_GET for one device (dev != NULL) or all (dump). Returns -errno. */
+int fc_dev_get(struct fc_nl *nl, const char *dev, struct fc_dev_list *l);
+
+#endif

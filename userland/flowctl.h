@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* flowctl(8): the commands and what they share. */
+#ifndef FLOWCTL_H
+#define FLOWCTL_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "parse.h"
+
+#ifndef FLOWCTL_VERSION
+#define FLOWCTL_VERSION "unknown"
+#endif
+
+/* The global options, set by main() before a command runs. */
+struct fc_opts {
+	bool json;
+	bool pretty;
+	bool stats;
+	const char *netns;
+};
+extern struct fc_opts fc_opt;
+
+/* Each command gets the words after its name and returns an exit code. */
+int cmd_show(int argc, char **argv);
+int cmd_set(int argc, char **argv);
+int cmd_stats(int argc, char **argv);
+int cmd_watch(int argc, char **argv);
+int cmd_monitor(int argc, char **argv);
+int cmd_send(int argc, char **argv);
+int cmd_quanta(int argc, char **argv);
+
+/* Usage text for each level; f is stdout for "help", stderr on errors. */
+void usage_main(FILE *f);
+void usage_show(FILE *f);
+void usage_set(FILE *f);
+void usage_stats(FILE *f);
+void usage_watch(FILE *f);
+void usage_monitor(FILE *f);
+void usage_send(FILE *f);
+void usage_quanta(FILE *f);
+
+/* Usage errors: print the reason and the usage to stderr; return EXIT_USAGE. */
+int what_is(const char *word, void (*usage)(FILE *));
+int incomplete(void (*usage)(FILE *));
+int bad_value(const char *keyword, const char *arg, int err,
+	      const char *expected);
+/* "help" as the next word: print usage to stdout, return true. */
+bool want_help(int argc, char **argv, void (*usage)(FILE *));
+
+/* The direction wording, used wherever rx or tx counters are shown. */
+#define FC_RX_MEANS "the partner is congested and paused us"
+#define FC_TX_MEANS "we are congested and paused the partner"
+
+#endif

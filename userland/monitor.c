@@ -1,0 +1,312 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * flowctl monitor: join the "events" group and print each pause start, pause
+ * end and config change as the kernel reports it, stamped with the wall
+ * clock here and the kernel's CLOCK_MONOTONIC stamp.
+ */
+#include <errno.h>
+#include <net/if.h>
+#include <signal.h>
+#include <string.h>
+
+#include <linux/genetlink.h>
+
+#include "flowctl.h"
+#include "netlink.h"
+#include "print.h"
+#include "monitor.h"
+#include "show.h"
+
+struct event {
+	uint32_t have;				/* bit n: FLOWCTL_A_EVENT_n */
+	uint64_t v[FLOWCTL_A_EVENT_MAX + 1];
+	char ifname[IF_NAMESIZE];
+};
+
+struct monitor {
+	const char *dev;
+	unsigned int ifindex;		/* of dev, 0 for every device */
+	uint64_t count, seen;		/* stop after count events (0: never) */
+};
+
+static volatile sig_atomic_t monitor_stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	monitor_stop = 1;
+}
+
+void usage_monitor(FILE *f)
+{
+	fprintf(f,
+		"Usage: flowctl [ -j ] monitor [ dev DEV ] [ count N ]\n"
+		"       flowctl monitor help\n"
+		"N := stop after N events, 1 .. 4294967295 (default: until Ctrl-C)\n"
+		"Each line: wall clock, [kernel CLOCK_MONOTONIC], device, direction,\n"
+		"event (pause-start, pause-end, config), priority (absent for\n"
+		"link-level PAUSE), quanta and time. -j prints one JSON object per line.\n"
+		"rx: " FC_RX_MEANS "; tx: " FC_TX_MEANS ".\n");
+}
+
+static int event_attr_cb(const struct nlattr *attr, void *data)
+{
+	struct event *e = data;
+	uint16_t type = mnl_attr_get_type(attr);
+	uint64_t v;
+
+	if (type == FLOWCTL_A_EVENT_UNSPEC || type == FLOWCTL_A_EVENT_PAD ||
+	    type > FLOWCTL_A_EVENT_MAX)
+		return MNL_CB_OK;
+	if (type == FLOWCTL_A_EVENT_IFNAME) {
+		if (mnl_attr_validate(attr, MNL_TYPE_NUL_STRING) >= 0) {
+			snprintf(e->ifname, sizeof(e->ifname), "%s",
+				 mnl_attr_get_str(attr));
+			e->have |= 1u << type;
+		}
+		return MNL_CB_OK;
+	}
+	switch (mnl_attr_get_payload_len(attr)) {
+	case 1:
+		v = mnl_attr_get_u8(attr);
+		break;
+	case 2:
+		v = mnl_attr_get_u16(attr);
+		break;
+	case 4:
+		v = mnl_attr_get_u32(attr);
+		break;
+	case 8:
+		v = mnl_attr_get_u64(attr);
+		break;
+	default:
+		return MNL_CB_OK;
+	}
+	e->v[type] = v;
+	e->have |= 1u << type;
+	return MNL_CB_OK;
+}
+
+static const char *event_name(uint64_t type)
+{
+	switch (type) {
+	case FLOWCTL_EVENT_PAUSE_START:
+		return "pause-start";
+	case FLOWCTL_EVENT_PAUSE_END:
+		return "pause-end";
+	case FLOWCTL_EVENT_CONFIG:
+		return "config";
+	}
+	return NULL;
+}
+
+static const char *dir_name(uint64_t dir)
+{
+	switch (dir) {
+	case FLOWCTL_DIR_RX:
+		return "rx";
+	case FLOWCTL_DIR_TX:
+		return "tx";
+	}
+	return NULL;
+}
+
+#define HAS(e, a) FC_HAS((e)->have, a)
+
+static void print_event(const struct event *e)
+{
+	char buf[64], speed[FMT_LEN], t[FMT_LEN];
+	uint64_t type = e->v[FLOWCTL_A_EVENT_TYPE];
+	const char *s;
+
+	open_json_object(NULL);
+	print_string(PRINT_JSON, "time", NULL, fmt_wall(buf, sizeof(buf), true));
+	print_string(PRINT_FP, NULL, "%s", fmt_wall(buf, sizeof(buf), false));
+	if (HAS(e, FLOWCTL_A_EVENT_TIMESTAMP_NS)) {
+		uint64_t ts = e->v[FLOWCTL_A_EVENT_TIMESTAMP_NS];
+
+		snprintf(t, sizeof(t), "%llu.%09llu",
+			 (unsigned long long)(ts / 1000000000ULL),
+			 (unsigned long long)(ts % 1000000000ULL));
+		print_u64_as(PRINT_ANY, "timestamp_ns", " [%s]", ts, t);
+	}
+	if (HAS(e, FLOWCTL_A_EVENT_IFNAME))
+		print_string(PRINT_ANY, "ifname", " %s", e->ifname);
+	if (HAS(e, FLOWCTL_A_EVENT_IFINDEX))
+		print_u64(HAS(e, FLOWCTL_A_EVENT_IFNAME) ? PRINT_JSON : PRINT_ANY,
+			  "ifindex", " ifindex %s", e->v[FLOWCTL_A_EVENT_IFINDEX]);
+	if (HAS(e, FLOWCTL_A_EVENT_DIR)) {
+		s = dir_name(e->v[FLOWCTL_A_EVENT_DIR]);
+		if (s)
+			print_string(PRINT_ANY, "dir", " %s", s);
+		else
+			print_u64(PRINT_ANY, "dir", " dir %s", e->v[FLOWCTL_A_EVENT_DIR]);
+	}
+	if (HAS(e, FLOWCTL_A_EVENT_TYPE)) {
+		s = event_name(type);
+		if (s)
+			print_string(PRINT_ANY, "type", " %s", s);
+		else
+			print_u64(PRINT_ANY, "type", " event %s", type);
+	}
+	if (HAS(e, FLOWCTL_A_EVENT_PRIO))
+		print_u64(PRINT_ANY, "prio", " prio %s", e->v[FLOWCTL_A_EVENT_PRIO]);
+	else if (type != FLOWCTL_EVENT_CONFIG && HAS(e, FLOWCTL_A_EVENT_DIR))
+		print_text(" link");
+	if (HAS(e, FLOWCTL_A_EVENT_QUANTA))
+		print_u64(PRINT_ANY, "quanta", " quanta %s",
+			  e->v[FLOWCTL_A_EVENT_QUANTA]);
+	if (HAS(e, FLOWCTL_A_EVENT_TIME_NS)) {
+		uint64_t ns = e->v[FLOWCTL_A_EVENT_TIME_NS];
+		uint64_t q = e->v[FLOWCTL_A_EVENT_QUANTA];
+
+		fmt_ns(t, sizeof(t), ns, false);
+		if (type == FLOWCTL_EVENT_PAUSE_START && q && ns &&
+		    HAS(e, FLOWCTL_A_EVENT_QUANTA)) {
+			/*
+			 * The kernel computed ns from quanta at the speed it
+			 * uses; the event does not carry that speed, so
+			 * derive it: quanta * 512 bits / ns.
+			 */
+			uint64_t mbps = (q * 512000ULL + ns / 2) / ns;
+
+			snprintf(buf, sizeof(buf), "%s at %s", t,
+				 fmt_speed(speed, sizeof(speed), mbps));
+			print_u64_as(PRINT_ANY, "time_ns", " (%s)", ns, buf);
+		} else if (type == FLOWCTL_EVENT_PAUSE_END) {
+			print_u64_as(PRINT_ANY, "time_ns", " after %s", ns, t);
+		} else {
+			print_u64_as(PRINT_ANY, "time_ns", " (%s)", ns, t);
+		}
+	}
+	if (type == FLOWCTL_EVENT_PAUSE_START && HAS(e, FLOWCTL_A_EVENT_DIR))
+		print_text(e->v[FLOWCTL_A_EVENT_DIR] == FLOWCTL_DIR_RX ?
+			   ": the partner paused us" : ": we paused the partner");
+	print_nl();
+	close_json_object();
+	json_end_document();
+	fflush(print_file());
+}
+
+static bool parse_event(const struct nlmsghdr *nlh, struct event *e)
+{
+	const struct genlmsghdr *genl = mnl_nlmsg_get_payload(nlh);
+
+	memset(e, 0, sizeof(*e));
+	if (mnl_nlmsg_get_payload_len(nlh) < sizeof(*genl) ||
+	    genl->cmd != FLOWCTL_CMD_EVENT)
+		return false;
+	mnl_attr_parse(nlh, sizeof(*genl), event_attr_cb, e);
+	return true;
+}
+
+int fc_event_print(const struct nlmsghdr *nlh)
+{
+	struct event e;
+
+	if (!parse_event(nlh, &e))
+		return -EINVAL;
+	print_event(&e);
+	return 0;
+}
+
+static int event_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct monitor *m = data;
+	struct event e;
+
+	if (!parse_event(nlh, &e))
+		return MNL_CB_OK;
+	if (m->dev) {
+		if (HAS(&e, FLOWCTL_A_EVENT_IFINDEX)) {
+			if (e.v[FLOWCTL_A_EVENT_IFINDEX] != m->ifindex)
+				return MNL_CB_OK;
+		} else if (!HAS(&e, FLOWCTL_A_EVENT_IFNAME) ||
+			   strcmp(e.ifname, m->dev)) {
+			return MNL_CB_OK;
+		}
+	}
+	print_event(&e);
+	m->seen++;
+	if (m->count && m->seen >= m->count)
+		return MNL_CB_STOP;
+	return MNL_CB_OK;
+}
+
+int cmd_monitor(int argc, char **argv)
+{
+	struct monitor m = { 0 };
+	struct sigaction sa;
+	struct fc_nl nl;
+	uint64_t v;
+	int ret, err;
+
+	while (argc > 0) {
+		if (matches(argv[0], "help")) {
+			usage_monitor(stdout);
+			return EXIT_OK;
+		}
+		if (!matches(argv[0], "dev") && !matches(argv[0], "count"))
+			return what_is(argv[0], usage_monitor);
+		if (argc < 2)
+			return incomplete(usage_monitor);
+		if (matches(argv[0], "dev")) {
+			if (fc_check_dev_name(argv[1]))
+				return EXIT_USAGE;
+			m.dev = argv[1];
+		} else {
+			err = parse_u64(argv[1], 1, UINT32_MAX, &v);
+			if (err)
+				return bad_value("count", argv[1], err,
+						 "a number of events 1..4294967295");
+			m.count = v;
+		}
+		argc -= 2;
+		argv += 2;
+	}
+	if (m.dev) {
+		m.ifindex = if_nametoindex(m.dev);
+		if (!m.ifindex) {
+			fprintf(stderr, "no such device %s\n", m.dev);
+			return EXIT_FAIL;
+		}
+	}
+	ret = fc_nl_open(&nl);
+	if (!ret)
+		ret = fc_nl_join_events(&nl);
+	if (ret) {
+		fc_nl_close(&nl);
+		return ret;
+	}
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;	/* no SA_RESTART: recv returns EINTR */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+
+	if (!is_json())
+		fprintf(stderr, "Monitoring flowctl events%s%s (rx: %s; tx: %s). Ctrl-C to stop.\n",
+			m.dev ? " on " : "", m.dev ? m.dev : "", FC_RX_MEANS,
+			FC_TX_MEANS);
+	while (!monitor_stop) {
+		ssize_t n = mnl_socket_recvfrom(nl.sock, nl.rx, FC_NL_RXBUF);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno == ENOBUFS) {
+				fprintf(stderr, "Warning: events lost: the receive buffer overflowed\n");
+				continue;
+			}
+			perror("flowctl: monitor");
+			ret = EXIT_FAIL;
+			break;
+		}
+		/* Notifications carry seq 0: no sequence check. */
+		err = fc_nl_process(&nl, nl.rx, (size_t)n, 0, event_cb, &m);
+		if (err == MNL_CB_STOP && m.count && m.seen >= m.count)
+			break;
+	}
+	fc_nl_close(&nl);
+	return ret;
+}

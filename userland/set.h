@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef FLOWCTL_SET_H
+#define FLOWCTL_SET_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <libmnl/libmnl.h>
+#include <linux/flowctl.h>
+
+/* What "flowctl set" was told: only these attributes go to the kernel. */
+struct fc_set_req {
+	const char *dev;
+	bool help;				/* "help" was asked and printed */
+	uint32_t have;				/* bit n: FLOWCTL_A_DEV_n given */
+	uint64_t v[FLOWCTL_A_DEV_MAX + 1];
+	uint8_t prio_have;			/* bit n: "prio n xoff .. xon .." */
+	uint32_t prio_xoff[FLOWCTL_NUM_PRIOS];
+	uint32_t prio_xon[FLOWCTL_NUM_PRIOS];
+};
+
+/* Parse the words after "set". Returns EXIT_OK or EXIT_USAGE (said why). */
+int fc_set_parse(int argc, char **argv, struct fc_set_req *r);
+/* Append the request's attributes (device first) to a DEV_SET message. */
+void fc_set_build(struct nlmsghdr *nlh, const struct fc_set_req *r);
+
+struct fc_nl;
+/* Run a write (set, reset) and report the kernel's answer: exit code. */
+int fc_write_run(struct nlmsghdr *nlh, struct fc_nl *nl, const char *dev,
+		 const char *what);
+
+#endif

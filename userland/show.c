@@ -1,0 +1,413 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * flowctl show: a port's config, its live state per priority and, with -s,
+ * its counters. Text is for a person and says what each direction means;
+ * JSON is for programs and carries every field the kernel sent.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "flowctl.h"
+#include "netlink.h"
+#include "print.h"
+#include "show.h"
+
+const char *fc_mode_name(uint64_t mode)
+{
+	switch (mode) {
+	case FLOWCTL_MODE_OFF:
+		return "off";
+	case FLOWCTL_MODE_PAUSE:
+		return "pause";
+	case FLOWCTL_MODE_PFC:
+		return "pfc";
+	}
+	return NULL;
+}
+
+const char *fc_trust_name(uint64_t trust)
+{
+	switch (trust) {
+	case FLOWCTL_TRUST_PCP:
+		return "pcp";
+	case FLOWCTL_TRUST_DSCP:
+		return "dscp";
+	}
+	return NULL;
+}
+
+const char *fc_speed_source_name(uint64_t src)
+{
+	switch (src) {
+	case FLOWCTL_SPEED_SRC_NONE:
+		return "none";
+	case FLOWCTL_SPEED_SRC_CONFIG:
+		return "config";
+	case FLOWCTL_SPEED_SRC_RATE:
+		return "rate";
+	case FLOWCTL_SPEED_SRC_ETHTOOL:
+		return "ethtool";
+	}
+	return NULL;
+}
+
+/* Print only what the kernel sent: absent attributes print nothing. */
+static void dev_u64(const struct fc_dev *d, int attr, enum output_type t,
+		    const char *key, const char *fmt)
+{
+	if (FC_HAS(d->have, attr))
+		print_u64(t, key, fmt, d->v[attr]);
+}
+
+static void dev_on_off(const struct fc_dev *d, int attr, enum output_type t,
+		       const char *key, const char *fmt)
+{
+	if (FC_HAS(d->have, attr))
+		print_on_off(t, key, fmt, d->v[attr] != 0);
+}
+
+/* An enum as its name; a value this tool does not know as a number. */
+static void dev_enum(const struct fc_dev *d, int attr, enum output_type t,
+		     const char *key, const char *fmt,
+		     const char *(*name)(uint64_t))
+{
+	const char *s;
+
+	if (!FC_HAS(d->have, attr))
+		return;
+	s = name(d->v[attr]);
+	if (s)
+		print_string(t, key, fmt, s);
+	else
+		print_u64(t, key, fmt, d->v[attr]);
+}
+
+static void stat_u64(const struct fc_dev *d, int attr, enum output_type t,
+		     const char *key, const char *fmt)
+{
+	if (FC_HAS(d->stats_have, attr))
+		print_u64(t, key, fmt, d->stats[attr]);
+}
+
+static void prio_u64(const struct fc_prio *p, int attr, enum output_type t,
+		     const char *key, const char *fmt)
+{
+	if (FC_HAS(p->have, attr))
+		print_u64(t, key, fmt, p->v[attr]);
+}
+
+static void prio_ns(const struct fc_prio *p, int attr, enum output_type t,
+		    const char *key, const char *fmt)
+{
+	if (FC_HAS(p->have, attr))
+		print_ns(t, key, fmt, p->v[attr]);
+}
+
+static bool prio_flag(const struct fc_prio *p, int attr)
+{
+	return FC_HAS(p->have, attr) && p->v[attr];
+}
+
+static void print_config(const struct fc_dev *d, enum output_type t)
+{
+	char buf[FMT_LEN];
+	uint64_t v;
+	int i;
+
+	dev_enum(d, FLOWCTL_A_DEV_MODE, t, "mode", " mode %s", fc_mode_name);
+	dev_on_off(d, FLOWCTL_A_DEV_RX, t, "rx", " rx %s");
+	dev_on_off(d, FLOWCTL_A_DEV_TX, t, "tx", " tx %s");
+	if (FC_HAS(d->have, FLOWCTL_A_DEV_PFC_PRIOS)) {
+		v = d->v[FLOWCTL_A_DEV_PFC_PRIOS];
+		print_string(t & PRINT_FP, NULL, " pfc-prios %s",
+			     fmt_prio_list(buf, sizeof(buf), (unsigned int)v));
+		if (t & PRINT_JSON) {
+			open_json_array("pfc_prios");
+			for (i = 0; i < FLOWCTL_NUM_PRIOS; i++)
+				if (v & (1u << i))
+					print_u64(PRINT_JSON, NULL, NULL, (uint64_t)i);
+			close_json_array();
+		}
+	}
+	dev_enum(d, FLOWCTL_A_DEV_TRUST, t, "trust", " trust %s", fc_trust_name);
+
+	if (FC_HAS(d->have, FLOWCTL_A_DEV_SPEED_MBPS)) {
+		v = d->v[FLOWCTL_A_DEV_SPEED_MBPS];
+		if (v)
+			print_u64_as(t, "speed_mbps", " speed %s", v,
+				     fmt_speed(buf, sizeof(buf), v));
+		else
+			print_u64_as(t, "speed_mbps", " speed %s", v,
+				     "none (no pause: unknown speed or half duplex)");
+	}
+	if (FC_HAS(d->have, FLOWCTL_A_DEV_SPEED_SOURCE)) {
+		const char *s = fc_speed_source_name(d->v[FLOWCTL_A_DEV_SPEED_SOURCE]);
+
+		/* In text, "none" is already said by "speed none (...)". */
+		if (!s)
+			print_u64(t, "speed_source", " (from %s)",
+				  d->v[FLOWCTL_A_DEV_SPEED_SOURCE]);
+		else if (strcmp(s, "none"))
+			print_string(t, "speed_source", " (%s)", s);
+		else
+			print_string(t & PRINT_JSON, "speed_source", NULL, s);
+	}
+	if (FC_HAS(d->have, FLOWCTL_A_DEV_SPEED)) {
+		v = d->v[FLOWCTL_A_DEV_SPEED];
+		/* Text: only when it is set yet something else wins. */
+		if (v && (!FC_HAS(d->have, FLOWCTL_A_DEV_SPEED_SOURCE) ||
+			  d->v[FLOWCTL_A_DEV_SPEED_SOURCE] != FLOWCTL_SPEED_SRC_CONFIG))
+			print_u64_as(t, "speed_config_mbps", " speed-config %s", v,
+				     fmt_speed(buf, sizeof(buf), v));
+		else
+			print_u64(t & PRINT_JSON, "speed_config_mbps", NULL, v);
+	}
+	if (FC_HAS(d->have, FLOWCTL_A_DEV_RATE)) {
+		v = d->v[FLOWCTL_A_DEV_RATE];
+		print_u64_as(t, "rate_bps", " rate %s", v,
+			     v ? fmt_rate(buf, sizeof(buf), v) : "off");
+	}
+	dev_u64(d, FLOWCTL_A_DEV_LIMIT, t, "limit_bytes", " limit %sB");
+	dev_u64(d, FLOWCTL_A_DEV_XOFF, t, "xoff_bytes", " xoff %sB");
+	dev_u64(d, FLOWCTL_A_DEV_XON, t, "xon_bytes", " xon %sB");
+	dev_u64(d, FLOWCTL_A_DEV_QUANTA, t, "quanta", " quanta %s");
+}
+
+static void print_port_counters(const struct fc_dev *d, enum output_type t)
+{
+	open_json_object("stats");
+	if (d->stats_have & (1u << FLOWCTL_A_STATS_RX_PAUSE |
+			     1u << FLOWCTL_A_STATS_RX_XON |
+			     1u << FLOWCTL_A_STATS_RX_PFC))
+		print_text("  received:");
+	stat_u64(d, FLOWCTL_A_STATS_RX_PAUSE, t, "rx_pause", " pause %s");
+	stat_u64(d, FLOWCTL_A_STATS_RX_XON, t, "rx_xon", " xon %s");
+	stat_u64(d, FLOWCTL_A_STATS_RX_PFC, t, "rx_pfc", " pfc %s");
+	if (d->stats_have & (1u << FLOWCTL_A_STATS_RX_PAUSE |
+			     1u << FLOWCTL_A_STATS_RX_XON |
+			     1u << FLOWCTL_A_STATS_RX_PFC))
+		print_text(" (rx: " FC_RX_MEANS ")\n");
+
+	if (d->stats_have & (1u << FLOWCTL_A_STATS_TX_PAUSE |
+			     1u << FLOWCTL_A_STATS_TX_XON |
+			     1u << FLOWCTL_A_STATS_TX_PFC))
+		print_text("  sent:");
+	stat_u64(d, FLOWCTL_A_STATS_TX_PAUSE, t, "tx_pause", " pause %s");
+	stat_u64(d, FLOWCTL_A_STATS_TX_XON, t, "tx_xon", " xon %s");
+	stat_u64(d, FLOWCTL_A_STATS_TX_PFC, t, "tx_pfc", " pfc %s");
+	if (d->stats_have & (1u << FLOWCTL_A_STATS_TX_PAUSE |
+			     1u << FLOWCTL_A_STATS_TX_XON |
+			     1u << FLOWCTL_A_STATS_TX_PFC))
+		print_text(" (tx: " FC_TX_MEANS ")\n");
+
+	if (d->stats_have & (1u << FLOWCTL_A_STATS_RX_IGNORED |
+			     1u << FLOWCTL_A_STATS_RX_MALFORMED |
+			     1u << FLOWCTL_A_STATS_RX_UNSUPPORTED |
+			     1u << FLOWCTL_A_STATS_PARTNER_IGNORED)) {
+		print_text("  other:");
+		stat_u64(d, FLOWCTL_A_STATS_RX_IGNORED, t, "rx_ignored",
+			 " rx-ignored %s (valid, but mode or rx off)");
+		stat_u64(d, FLOWCTL_A_STATS_RX_MALFORMED, t, "rx_malformed",
+			 " rx-malformed %s");
+		stat_u64(d, FLOWCTL_A_STATS_RX_UNSUPPORTED, t, "rx_unsupported",
+			 " rx-unsupported %s (other MAC Control opcodes)");
+		stat_u64(d, FLOWCTL_A_STATS_PARTNER_IGNORED, t, "partner_ignored",
+			 " partner-ignored %s (the partner kept sending while we paused it)");
+		print_text("\n");
+	}
+	close_json_object();
+}
+
+static void print_prio(const struct fc_prio *p, unsigned int what)
+{
+	enum output_type st = (what & FC_SHOW_STATE) ? PRINT_ANY : 0;
+	enum output_type cf = (what & FC_SHOW_CONFIG) ? PRINT_ANY : 0;
+	enum output_type ct = (what & FC_SHOW_COUNTERS) ? PRINT_ANY : 0;
+	bool paused = prio_flag(p, FLOWCTL_A_PRIO_PAUSED);
+	bool xoff = prio_flag(p, FLOWCTL_A_PRIO_XOFF_ACTIVE);
+
+	open_json_object(NULL);
+	print_u64(PRINT_ANY, "prio", "  prio %s:", p->v[FLOWCTL_A_PRIO_PRIO]);
+
+	if (st) {
+		if (FC_HAS(p->have, FLOWCTL_A_PRIO_PAUSED))
+			print_bool(PRINT_JSON, "paused", NULL, paused);
+		if (paused) {
+			print_text(" paused by the partner");
+			prio_ns(p, FLOWCTL_A_PRIO_PAUSE_LEFT_NS, st,
+				"pause_left_ns", ", %s left");
+			print_text(";");
+		} else {
+			prio_u64(p, FLOWCTL_A_PRIO_PAUSE_LEFT_NS, PRINT_JSON,
+				 "pause_left_ns", NULL);
+		}
+		if (FC_HAS(p->have, FLOWCTL_A_PRIO_XOFF_ACTIVE))
+			print_bool(PRINT_JSON, "xoff_active", NULL, xoff);
+		if (xoff)
+			print_text(" pausing the partner (XOFF sent);");
+		if (!paused && !xoff)
+			print_text(" running;");
+	}
+	prio_u64(p, FLOWCTL_A_PRIO_XOFF, cf, "xoff_bytes", " xoff %sB");
+	prio_u64(p, FLOWCTL_A_PRIO_XON, cf, "xon_bytes", " xon %sB");
+	if (st && (FC_HAS(p->have, FLOWCTL_A_PRIO_BACKLOG_BYTES) ||
+		   FC_HAS(p->have, FLOWCTL_A_PRIO_BACKLOG_PACKETS)))
+		print_text(" backlog");
+	prio_u64(p, FLOWCTL_A_PRIO_BACKLOG_BYTES, st, "backlog_bytes", " %sB");
+	prio_u64(p, FLOWCTL_A_PRIO_BACKLOG_PACKETS, st, "backlog_packets", " %sp");
+	prio_u64(p, FLOWCTL_A_PRIO_CHARGE_BYTES, st, "charge_bytes",
+		 " charge %sB");
+	print_nl();
+
+	if (ct) {
+		print_text("    rx:");
+		prio_u64(p, FLOWCTL_A_PRIO_RX_PFC, ct, "rx_pfc", " pfc %s");
+		prio_u64(p, FLOWCTL_A_PRIO_RX_PFC_XON, ct, "rx_pfc_xon",
+			 " pfc-xon %s");
+		prio_u64(p, FLOWCTL_A_PRIO_PAUSE_EPISODES, ct, "pause_episodes",
+			 " episodes %s");
+		prio_ns(p, FLOWCTL_A_PRIO_PAUSED_NS_TOTAL, ct, "paused_ns_total",
+			" paused-total %s");
+		print_text("\n    tx:");
+		prio_u64(p, FLOWCTL_A_PRIO_TX_PFC, ct, "tx_pfc", " pfc %s");
+		prio_u64(p, FLOWCTL_A_PRIO_TX_PFC_XON, ct, "tx_pfc_xon",
+			 " pfc-xon %s");
+		prio_u64(p, FLOWCTL_A_PRIO_PARTNER_IGNORED, ct, "partner_ignored",
+			 "; partner-ignored %s");
+		print_text("\n    queue:");
+		prio_u64(p, FLOWCTL_A_PRIO_TX_PACKETS, ct, "tx_packets",
+			 " sent %s packets");
+		prio_u64(p, FLOWCTL_A_PRIO_TX_BYTES, ct, "tx_bytes", " %sB");
+		prio_u64(p, FLOWCTL_A_PRIO_DROPS, ct, "drops", " dropped %s");
+		print_nl();
+	}
+	close_json_object();
+}
+
+void fc_print_dev(const struct fc_dev *d, unsigned int what)
+{
+	enum output_type cf = (what & FC_SHOW_CONFIG) ? PRINT_ANY : 0;
+	int i;
+
+	open_json_object(NULL);
+	if (FC_HAS(d->have, FLOWCTL_A_DEV_IFNAME))
+		print_string(PRINT_ANY, "ifname", "%s:", d->ifname);
+	else
+		print_u64(PRINT_FP, NULL, "ifindex %s:", d->v[FLOWCTL_A_DEV_IFINDEX]);
+	dev_u64(d, FLOWCTL_A_DEV_IFINDEX, PRINT_JSON, "ifindex", NULL);
+	print_config(d, cf);
+	print_nl();
+
+	if (what & FC_SHOW_COUNTERS)
+		print_port_counters(d, PRINT_ANY);
+
+	if (what & (FC_SHOW_STATE | FC_SHOW_COUNTERS | FC_SHOW_CONFIG)) {
+		open_json_array("prio");
+		for (i = 0; i < FLOWCTL_NUM_PRIOS; i++)
+			if (d->prio[i].have)
+				print_prio(&d->prio[i], what);
+		close_json_array();
+	}
+	close_json_object();
+}
+
+void fc_print_devs(const struct fc_dev_list *l, unsigned int what)
+{
+	size_t i;
+
+	open_json_array(NULL);
+	for (i = 0; i < l->n; i++)
+		fc_print_dev(&l->dev[i], what);
+	close_json_array();
+	json_end_document();
+}
+
+void usage_show(FILE *f)
+{
+	fprintf(f,
+		"Usage: flowctl [ -j [ -p ] ] [ -s ] show [ dev DEV ]\n"
+		"       flowctl show help\n"
+		"Without dev, every port of this network namespace that has a\n"
+		"flowctl root qdisc. -s adds counters; -j prints everything.\n");
+}
+
+int fc_show_run(const char *dev, unsigned int what)
+{
+	struct fc_dev_list l = { 0 };
+	struct fc_nl nl;
+	int ret, err;
+
+	ret = fc_nl_open(&nl);
+	if (ret) {
+		fc_nl_close(&nl);
+		return ret;
+	}
+	err = fc_dev_get(&nl, dev, &l);
+	if (err) {
+		fc_nl_perror(&nl, err, dev, "show", true);
+		ret = EXIT_FAIL;
+	} else {
+		fc_dev_list_sort(&l);
+		fc_print_devs(&l, what);
+		if (!l.n && !dev && !is_json())
+			fprintf(stderr,
+				"no flowctl qdisc in this network namespace; attach one with: tc qdisc add dev DEV root flowctl\n");
+	}
+	fc_dev_list_free(&l);
+	fc_nl_close(&nl);
+	return ret;
+}
+
+int fc_check_dev_name(const char *dev)
+{
+	if (!dev[0] || strlen(dev) >= IF_NAMESIZE || strchr(dev, '/') ||
+	    strchr(dev, ' ')) {
+		fprintf(stderr, "Error: \"%s\" is not a valid device name\n", dev);
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+int fc_parse_dev_opt(int argc, char **argv, const char **dev,
+		     void (*usage)(FILE *), bool *helped)
+{
+	*helped = false;
+	while (argc > 0) {
+		if (matches(argv[0], "help")) {
+			usage(stdout);
+			*helped = true;
+			return EXIT_OK;
+		} else if (matches(argv[0], "dev")) {
+			if (argc < 2)
+				return incomplete(usage);
+			if (*dev) {
+				fprintf(stderr, "Error: dev given twice\n");
+				return EXIT_USAGE;
+			}
+			if (fc_check_dev_name(argv[1]))
+				return EXIT_USAGE;
+			*dev = argv[1];
+			argc -= 2;
+			argv += 2;
+		} else {
+			return what_is(argv[0], usage);
+		}
+	}
+	return EXIT_OK;
+}
+
+int cmd_show(int argc, char **argv)
+{
+	const char *dev = NULL;
+	unsigned int what;
+	bool helped;
+	int ret;
+
+	ret = fc_parse_dev_opt(argc, argv, &dev, usage_show, &helped);
+	if (ret || helped)
+		return ret;
+	what = FC_SHOW_CONFIG | FC_SHOW_STATE;
+	if (fc_opt.stats || fc_opt.json)
+		what |= FC_SHOW_COUNTERS;
+	return fc_show_run(dev, what);
+}

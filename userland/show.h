@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef FLOWCTL_SHOW_H
+#define FLOWCTL_SHOW_H
+
+#include <stdio.h>
+
+#include "dev.h"
+
+/* What to print of a port. JSON from "show" always asks for everything. */
+#define FC_SHOW_CONFIG		0x1	/* mode, rx, tx, thresholds ... */
+#define FC_SHOW_STATE		0x2	/* paused, time left, backlog */
+#define FC_SHOW_COUNTERS	0x4	/* stats nest and per-priority counters */
+#define FC_SHOW_ALL		0x7
+
+void fc_print_dev(const struct fc_dev *d, unsigned int what);
+/* A JSON array of ports, or one text block per port. */
+void fc_print_devs(const struct fc_dev_list *l, unsigned int what);
+
+/* Fetch one port (dev) or all (NULL) and print what was asked: exit code. */
+int fc_show_run(const char *dev, unsigned int what);
+/*
+ * Parse "[ dev DEV ] [ help ]". Returns an exit
+ * code; *helped says "help" was printed.
+ */
+int fc_parse_dev_opt(int argc, char **argv, const char **dev,
+		     void (*usage)(FILE *), bool *helped);
+/* A device name the kernel could accept: 0, or EXIT_USAGE after saying why. */
+int fc_check_dev_name(const char *dev);
+
+const char *fc_mode_name(uint64_t mode);
+const char *fc_trust_name(uint64_t trust);
+const char *fc_speed_source_name(uint64_t src);
+
+#endif

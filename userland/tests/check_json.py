@@ -1,0 +1,241 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Check the JSON that flowctl prints: keys, types and values.
+
+usage: check_json.py OUTDIR FLOWCTL
+
+OUTDIR holds what test_json wrote (show.json, show-pretty.json, stats.json,
+empty.json, events.jsonl) for synthetic kernel replies; FLOWCTL is the
+binary, run for the commands that need no kernel module (quanta).
+"""
+import json
+import os
+import subprocess
+import sys
+
+n = 0
+failed = 0
+
+
+def ok(cond, desc, detail=None):
+    global n, failed
+    n += 1
+    if not cond:
+        failed += 1
+        print(f"not ok {n} - {desc}")
+        if detail is not None:
+            print(f"# {detail}")
+    else:
+        print(f"ok {n} - {desc}")
+    return cond
+
+
+def is_int(v):
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+TOP_TYPES = {
+    "ifname": str, "ifindex": int, "mode": str, "rx": bool, "tx": bool,
+    "pfc_prios": list, "trust": str, "speed_mbps": int,
+    "speed_config_mbps": int, "speed_source": str, "rate_bps": int,
+    "limit_bytes": int, "xoff_bytes": int, "xon_bytes": int, "quanta": int,
+    "stats": dict, "prio": list,
+}
+STATS_KEYS = ["rx_pause", "rx_xon", "rx_pfc", "tx_pause", "tx_xon", "tx_pfc",
+              "rx_ignored", "rx_malformed", "rx_unsupported", "partner_ignored"]
+PRIO_TYPES = {
+    "prio": int, "paused": bool, "pause_left_ns": int, "paused_ns_total": int,
+    "pause_episodes": int, "rx_pfc": int, "rx_pfc_xon": int, "tx_pfc": int,
+    "tx_pfc_xon": int, "tx_packets": int, "tx_bytes": int,
+    "backlog_bytes": int, "backlog_packets": int, "drops": int,
+    "charge_bytes": int, "xoff_bytes": int, "xon_bytes": int,
+    "xoff_active": bool, "partner_ignored": int,
+}
+PRIO_COUNTERS = {"prio", "paused_ns_total", "pause_episodes", "rx_pfc",
+                 "rx_pfc_xon", "tx_pfc", "tx_pfc_xon", "tx_packets",
+                 "tx_bytes", "drops", "partner_ignored"}
+
+
+def type_ok(v, t):
+    if t is int:
+        return is_int(v)
+    return isinstance(v, t)
+
+
+def load(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def check_show(out):
+    show = load(os.path.join(out, "show.json"))
+    ok(isinstance(show, list) and len(show) == 2, "show: an array of 2 ports")
+    sparse, full = show[0], show[1]
+    ok(full["ifname"] == "veth0" and sparse["ifname"] == "eth1",
+       "show: ports ordered by ifindex")
+
+    ok(set(full) == set(TOP_TYPES), "show: the full port has exactly the documented keys",
+       sorted(set(full) ^ set(TOP_TYPES)))
+    bad = [k for k, t in TOP_TYPES.items() if k in full and not type_ok(full[k], t)]
+    ok(not bad, "show: every top-level key has its type", bad)
+    ok(full["mode"] in ("pause", "pfc", "off") and full["mode"] == "pfc", "show: mode is pfc")
+    ok(full["rx"] is True and full["tx"] is False, "show: rx/tx are booleans")
+    ok(full["pfc_prios"] == [3, 4], "show: pfc_prios is [3, 4]")
+    ok(full["trust"] in ("pcp", "dscp"), "show: trust is pcp or dscp")
+    ok(full["speed_source"] in ("none", "config", "rate", "ethtool"),
+       "show: speed_source is one of the four")
+    ok(full["speed_mbps"] == 100 and full["speed_config_mbps"] == 100,
+       "show: speed_mbps (in use) and speed_config_mbps")
+    ok(full["quanta"] == 65535 and full["rate_bps"] == 0 and full["limit_bytes"] == 1000000,
+       "show: quanta, rate_bps, limit_bytes values")
+
+    st = full["stats"]
+    ok(set(st) == set(STATS_KEYS), "show: stats has exactly the 10 counters",
+       sorted(set(st) ^ set(STATS_KEYS)))
+    ok(all(is_int(v) for v in st.values()), "show: stats are integers")
+    ok(st["rx_pause"] == 12 and st["tx_pfc"] == 5 and st["partner_ignored"] == 4,
+       "show: stats values")
+
+    pr = full["prio"]
+    ok(isinstance(pr, list) and len(pr) == 8, "show: prio has 8 entries")
+    ok([p["prio"] for p in pr] == list(range(8)), "show: prio ordered 0..7")
+    ok(all(set(p) == set(PRIO_TYPES) for p in pr),
+       "show: each prio has exactly the documented keys",
+       [sorted(set(p) ^ set(PRIO_TYPES)) for p in pr][:1])
+    bad = [(p["prio"], k) for p in pr for k, t in PRIO_TYPES.items()
+           if k in p and not type_ok(p[k], t)]
+    ok(not bad, "show: every prio key has its type", bad[:5])
+    ok(pr[3]["paused"] is True and pr[3]["pause_left_ns"] == 12345678,
+       "show: prio 3 paused with time left")
+    ok(pr[4]["xoff_active"] is True and pr[0]["xoff_active"] is False,
+       "show: prio 4 xoff_active")
+    ok(pr[3]["tx_bytes"] == 2**63 + 5, "show: 64-bit counters survive")
+    ok(pr[7]["paused_ns_total"] == 7 * 10**9, "show: paused_ns_total")
+
+    ok(set(sparse) == {"ifname", "ifindex", "mode", "speed_mbps", "speed_source",
+                       "stats", "prio"},
+       "show: a sparse port has only what the kernel sent, plus stats and prio",
+       sorted(sparse))
+    ok(sparse["stats"] == {} and sparse["prio"] == [],
+       "show: stats and prio always present in JSON")
+
+    pretty = load(os.path.join(out, "show-pretty.json"))
+    ok(pretty == show, "show -p: pretty JSON is the same document")
+    ok(load(os.path.join(out, "empty.json")) == [], "show: no ports is []")
+
+
+def check_stats(out):
+    stats = load(os.path.join(out, "stats.json"))
+    full = stats[1]
+    ok(set(full) == {"ifname", "ifindex", "stats", "prio"},
+       "stats: identity, stats and prio only", sorted(full))
+    ok(all(set(p) == PRIO_COUNTERS for p in full["prio"]),
+       "stats: prio entries carry the counters only",
+       [sorted(set(p) ^ PRIO_COUNTERS) for p in full["prio"]][:1])
+
+
+def check_events(out):
+    with open(os.path.join(out, "events.jsonl")) as f:
+        lines = f.read().splitlines()
+    ok(len(lines) == 2, "monitor -j: one line per event")
+    evs = [json.loads(line) for line in lines]
+    start, end = evs
+    ok(start["type"] == "pause-start" and start["dir"] == "rx" and start["prio"] == 3,
+       "monitor -j: pause-start rx prio 3")
+    ok(start["quanta"] == 65535 and start["time_ns"] == 335539200 and
+       start["timestamp_ns"] == 1234567890123,
+       "monitor -j: quanta, time_ns, timestamp_ns")
+    ok(start["ifname"] == "veth0" and start["ifindex"] == 7, "monitor -j: ifname, ifindex")
+    ok(isinstance(start["time"], str) and "T" in start["time"], "monitor -j: ISO wall time")
+    ok(end["type"] == "pause-end" and "prio" not in end,
+       "monitor -j: link-level pause-end has no prio")
+
+
+SAMPLE_KEYS = {"time", "elapsed_ns", "rx_pause", "rx_pause_per_s", "rx_xon", "rx_xon_per_s",
+               "tx_pause", "tx_pause_per_s", "tx_xon", "tx_xon_per_s", "prio"}
+SAMPLE_PRIO_KEYS = {"prio", "rx_pfc", "rx_pfc_per_s", "tx_pfc", "tx_pfc_per_s", "paused_ns"}
+
+
+def check_watch(out):
+    w = load(os.path.join(out, "watch.json"))
+    ok(isinstance(w, dict) and set(w) == {"ifname", "interval_ns", "count", "samples",
+                                          "rule", "verdicts"},
+       "watch -j: one object with ifname, interval_ns, count, samples, rule, verdicts",
+       sorted(w) if isinstance(w, dict) else w)
+    ok(w["interval_ns"] == 10**7 and w["count"] == 6 and len(w["samples"]) == 6,
+       "watch -j: 6 samples at 10 ms")
+    s = w["samples"]
+    ok(all(set(x) == SAMPLE_KEYS for x in s), "watch -j: every sample has the documented keys",
+       [sorted(set(x) ^ SAMPLE_KEYS) for x in s][:1])
+    ok(all(is_int(x["elapsed_ns"]) and x["elapsed_ns"] > 0 and
+           isinstance(x["rx_pause_per_s"], (int, float)) for x in s),
+       "watch -j: elapsed_ns and rates are numbers")
+    ok(all(len(x["prio"]) == 8 and all(set(p) == SAMPLE_PRIO_KEYS for p in x["prio"]) for x in s),
+       "watch -j: 8 priorities per sample with their keys")
+    ok([x["rx_pause"] for x in s] == [5] * 6 and [x["rx_xon"] for x in s] == [0, 0, 0, 3, 0, 0],
+       "watch -j: deltas, a counter reset counted from zero")
+    ok([x["prio"][3]["paused_ns"] for x in s] == [4000000] * 6, "watch -j: paused_ns per interval")
+    v = {(x["counter"], x.get("prio")): x for x in w["verdicts"]}
+    ok(set(v) == {("rx_pause", None), ("rx_xon", None), ("tx_pause", None), ("rx_pfc", 3),
+                  ("tx_pfc", 5)}, "watch -j: a verdict for each counter that grew", sorted(map(str, v)))
+    ok(v[("rx_pause", None)]["verdict"] == "steady" and v[("rx_pfc", 3)]["verdict"] == "steady" and
+       v[("tx_pause", None)]["verdict"] == "bursty" and v[("tx_pfc", 5)]["verdict"] == "bursty",
+       "watch -j: steady and bursty verdicts")
+    x = v[("tx_pfc", 5)]
+    ok(x["dir"] == "tx" and x["grew_intervals"] == 2 and x["intervals"] == 6 and
+       isinstance(x["meaning"], str), "watch -j: verdict fields")
+    ok("80%" in w["rule"], "watch -j: the rule is stated")
+
+
+def run(flowctl, *args):
+    p = subprocess.run([flowctl, *args], capture_output=True, text=True)
+    return p.returncode, p.stdout, p.stderr
+
+
+def check_quanta(flowctl):
+    rc, out, _ = run(flowctl, "-j", "quanta", "1000", "speed", "1G")
+    j = json.loads(out) if rc == 0 else {}
+    ok(rc == 0 and j.get("quanta") == 1000 and j.get("speed_mbps") == 1000 and
+       j.get("time_ns") == 512000, "quanta -j: 1000 quanta at 1G = 512000 ns", out)
+    rc, out, _ = run(flowctl, "-j", "quanta", "65535", "speed", "100M")
+    j = json.loads(out) if rc == 0 else {}
+    ok(j.get("time_ns") == 335539200, "quanta -j: 65535 at 100M = 335539200 ns", out)
+    rc, out, _ = run(flowctl, "-j", "quanta", "1")
+    j = json.loads(out) if rc == 0 else []
+    ok(isinstance(j, list) and len(j) == 12 and j[-1]["speed_mbps"] == 400000 and
+       j[-1]["time_ns"] == 1.28, "quanta -j: a 12-speed table, 1 quantum at 400G = 1.28 ns", out)
+    rc, out, _ = run(flowctl, "-j", "quanta", "1ms", "speed", "1G")
+    j = json.loads(out) if rc == 0 else {}
+    ok(j.get("fits") is True and j.get("quanta") == 1954 and j.get("quanta_time_ns") == 1000448,
+       "quanta -j: 1 ms at 1G = 1954 quanta", out)
+    rc, out, _ = run(flowctl, "-j", "quanta", "1s", "speed", "1G")
+    j = json.loads(out) if rc == 0 else {}
+    ok(j.get("fits") is False and j.get("quanta") is None and
+       j.get("max_time_ns") == 33553920, "quanta -j: 1 s at 1G does not fit", out)
+    rc, out, _ = run(flowctl, "-p", "quanta", "10ms")
+    j = json.loads(out) if rc == 0 else []
+    ok(len(j) == 12 and j[0]["quanta"] == 196 and j[3]["fits"] is True and
+       j[4]["fits"] is False,
+       "quanta -p: a time over the table, pretty", out[:200])
+
+
+def main():
+    out, flowctl = sys.argv[1], sys.argv[2]
+    print("TAP version 13")
+    print("# flowctl JSON shape (python3 json)")
+    for check in (check_show, check_stats, check_events, check_watch):
+        try:
+            check(out)
+        except (KeyError, IndexError, ValueError, OSError, TypeError) as e:
+            ok(False, f"{check.__name__}: {type(e).__name__}: {e}")
+    try:
+        check_quanta(flowctl)
+    except (KeyError, IndexError, ValueError, OSError, TypeError) as e:
+        ok(False, f"check_quanta: {type(e).__name__}: {e}")
+    print(f"1..{n}")
+    print(f"# Totals: pass:{n - failed} fail:{failed} skip:0")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

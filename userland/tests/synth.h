@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Synthetic kernel messages, built in memory with libmnl the way the
+ * module lays them out: u64s behind PAD attributes, nests with
+ * NLA_F_NESTED, priorities in any order, plus attributes this tool does
+ * not know (a newer module) that must be skipped.
+ */
+#ifndef FLOWCTL_TESTS_SYNTH_H
+#define FLOWCTL_TESTS_SYNTH_H
+
+#include <string.h>
+
+#include <libmnl/libmnl.h>
+#include <linux/flowctl.h>
+#include <linux/genetlink.h>
+
+#define SYNTH_FAMILY		0x1234
+#define SYNTH_TX_BYTES_3	((1ULL << 63) + 5)	/* needs all 64 bits */
+#define SYNTH_UNKNOWN		200			/* an attribute from the future */
+
+static inline struct nlmsghdr *synth_genl(char *buf, uint16_t type, uint8_t cmd,
+					  uint32_t seq, uint16_t flags)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct genlmsghdr *g;
+
+	nlh->nlmsg_type = type;
+	nlh->nlmsg_flags = flags;
+	nlh->nlmsg_seq = seq;
+	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+	g->cmd = cmd;
+	g->version = FLOWCTL_FAMILY_VERSION;
+	return nlh;
+}
+
+/* Like the kernel's nla_put_u64_64bit: a PAD first when unaligned. */
+static inline void synth_u64(struct nlmsghdr *nlh, uint16_t type, uint64_t v,
+			     uint16_t pad)
+{
+	if ((nlh->nlmsg_len + 4) % 8)
+		mnl_attr_put(nlh, pad, 0, NULL);
+	mnl_attr_put_u64(nlh, type, v);
+}
+
+/* A fully populated port: veth0, ifindex 7, PFC on 3 and 4. */
+static inline struct nlmsghdr *synth_full_dev(char *buf, uint32_t seq, uint16_t flags)
+{
+	struct nlmsghdr *nlh = synth_genl(buf, SYNTH_FAMILY, FLOWCTL_CMD_DEV_GET,
+					  seq, flags);
+	struct nlattr *nest;
+	int p;
+
+	mnl_attr_put_u32(nlh, FLOWCTL_A_DEV_IFINDEX, 7);
+	mnl_attr_put_strz(nlh, FLOWCTL_A_DEV_IFNAME, "veth0");
+	mnl_attr_put_u8(nlh, FLOWCTL_A_DEV_MODE, FLOWCTL_MODE_PFC);
+	mnl_attr_put_u8(nlh, FLOWCTL_A_DEV_RX, 1);
+	mnl_attr_put_u8(nlh, FLOWCTL_A_DEV_TX, 0);
+	mnl_attr_put_u8(nlh, FLOWCTL_A_DEV_PFC_PRIOS, 0x18);
+	mnl_attr_put_u8(nlh, FLOWCTL_A_DEV_TRUST, FLOWCTL_TRUST_PCP);
+	mnl_attr_put_u32(nlh, FLOWCTL_A_DEV_SPEED, 100);
+	mnl_attr_put_u32(nlh, FLOWCTL_A_DEV_SPEED_MBPS, 100);
+	mnl_attr_put_u8(nlh, FLOWCTL_A_DEV_SPEED_SOURCE, FLOWCTL_SPEED_SRC_CONFIG);
+	synth_u64(nlh, FLOWCTL_A_DEV_RATE, 0, FLOWCTL_A_DEV_PAD);
+	mnl_attr_put_u32(nlh, FLOWCTL_A_DEV_LIMIT, 1000000);
+	mnl_attr_put_u32(nlh, FLOWCTL_A_DEV_XOFF, 60000);
+	mnl_attr_put_u32(nlh, FLOWCTL_A_DEV_XON, 30000);
+	mnl_attr_put_u16(nlh, FLOWCTL_A_DEV_QUANTA, 65535);
+	mnl_attr_put_u32(nlh, SYNTH_UNKNOWN, 0xdeadbeef);
+
+	nest = mnl_attr_nest_start(nlh, FLOWCTL_A_DEV_STATS);
+	synth_u64(nlh, FLOWCTL_A_STATS_RX_PAUSE, 12, FLOWCTL_A_STATS_PAD);
+	synth_u64(nlh, FLOWCTL_A_STATS_RX_XON, 3, FLOWCTL_A_STATS_PAD);
+	synth_u64(nlh, FLOWCTL_A_STATS_RX_PFC, 40, FLOWCTL_A_STATS_PAD);
+	synth_u64(nlh, FLOWCTL_A_STATS_TX_PAUSE, 0, FLOWCTL_A_STATS_PAD);
+	synth_u64(nlh, FLOWCTL_A_STATS_TX_XON, 0, FLOWCTL_A_STATS_PAD);
+	synth_u64(nlh, FLOWCTL_A_STATS_TX_PFC, 5, FLOWCTL_A_STATS_PAD);
+	synth_u64(nlh, FLOWCTL_A_STATS_RX_IGNORED, 1, FLOWCTL_A_STATS_PAD);
+	synth_u64(nlh, FLOWCTL_A_STATS_RX_MALFORMED, 2, FLOWCTL_A_STATS_PAD);
+	synth_u64(nlh, FLOWCTL_A_STATS_RX_UNSUPPORTED, 3, FLOWCTL_A_STATS_PAD);
+	synth_u64(nlh, FLOWCTL_A_STATS_PARTNER_IGNORED, 4, FLOWCTL_A_STATS_PAD);
+	synth_u64(nlh, SYNTH_UNKNOWN, 99, FLOWCTL_A_STATS_PAD);
+	mnl_attr_nest_end(nlh, nest);
+
+	/* Highest priority first: the tool must order them itself. */
+	for (p = FLOWCTL_NUM_PRIOS - 1; p >= 0; p--) {
+		uint64_t b = (uint64_t)p;
+
+		nest = mnl_attr_nest_start(nlh, FLOWCTL_A_DEV_PRIO);
+		mnl_attr_put_u8(nlh, FLOWCTL_A_PRIO_PRIO, (uint8_t)p);
+		mnl_attr_put_u8(nlh, FLOWCTL_A_PRIO_PAUSED, p == 3);
+		synth_u64(nlh, FLOWCTL_A_PRIO_PAUSE_LEFT_NS, p == 3 ? 12345678 : 0,
+			  FLOWCTL_A_PRIO_PAD);
+		synth_u64(nlh, FLOWCTL_A_PRIO_PAUSED_NS_TOTAL, b * 1000000000ULL,
+			  FLOWCTL_A_PRIO_PAD);
+		synth_u64(nlh, FLOWCTL_A_PRIO_PAUSE_EPISODES, b, FLOWCTL_A_PRIO_PAD);
+		synth_u64(nlh, FLOWCTL_A_PRIO_RX_PFC, 10 + b, FLOWCTL_A_PRIO_PAD);
+		synth_u64(nlh, FLOWCTL_A_PRIO_RX_PFC_XON, 20 + b, FLOWCTL_A_PRIO_PAD);
+		synth_u64(nlh, FLOWCTL_A_PRIO_TX_PFC, 30 + b, FLOWCTL_A_PRIO_PAD);
+		synth_u64(nlh, FLOWCTL_A_PRIO_TX_PFC_XON, 40 + b, FLOWCTL_A_PRIO_PAD);
+		synth_u64(nlh, FLOWCTL_A_PRIO_TX_PACKETS, 50 + b, FLOWCTL_A_PRIO_PAD);
+		synth_u64(nlh, FLOWCTL_A_PRIO_TX_BYTES, p == 3 ? SYNTH_TX_BYTES_3 : 60 + b,
+			  FLOWCTL_A_PRIO_PAD);
+		synth_u64(nlh, FLOWCTL_A_PRIO_BACKLOG_BYTES, 1500 * b, FLOWCTL_A_PRIO_PAD);
+		synth_u64(nlh, FLOWCTL_A_PRIO_BACKLOG_PACKETS, b, FLOWCTL_A_PRIO_PAD);
+		synth_u64(nlh, FLOWCTL_A_PRIO_DROPS, 70 + b, FLOWCTL_A_PRIO_PAD);
+		mnl_attr_put_u32(nlh, FLOWCTL_A_PRIO_XOFF, 60000);
+		mnl_attr_put_u32(nlh, FLOWCTL_A_PRIO_XON, 30000);
+		synth_u64(nlh, FLOWCTL_A_PRIO_CHARGE_BYTES, 80 + b, FLOWCTL_A_PRIO_PAD);
+		mnl_attr_put_u8(nlh, FLOWCTL_A_PRIO_XOFF_ACTIVE, p == 4);
+		synth_u64(nlh, FLOWCTL_A_PRIO_PARTNER_IGNORED, 90 + b, FLOWCTL_A_PRIO_PAD);
+		mnl_attr_put_u8(nlh, SYNTH_UNKNOWN, 1);
+		mnl_attr_nest_end(nlh, nest);
+	}
+	return nlh;
+}
+
+/* A port from an older module that sends little: eth1, ifindex 3. */
+static inline struct nlmsghdr *synth_sparse_dev(char *buf, uint32_t seq, uint16_t flags)
+{
+	struct nlmsghdr *nlh = synth_genl(buf, SYNTH_FAMILY, FLOWCTL_CMD_DEV_GET,
+					  seq, flags);
+
+	mnl_attr_put_u32(nlh, FLOWCTL_A_DEV_IFINDEX, 3);
+	mnl_attr_put_strz(nlh, FLOWCTL_A_DEV_IFNAME, "eth1");
+	mnl_attr_put_u8(nlh, FLOWCTL_A_DEV_MODE, FLOWCTL_MODE_PAUSE);
+	mnl_attr_put_u32(nlh, FLOWCTL_A_DEV_SPEED_MBPS, 0);
+	mnl_attr_put_u8(nlh, FLOWCTL_A_DEV_SPEED_SOURCE, FLOWCTL_SPEED_SRC_NONE);
+	return nlh;
+}
+
+/* An event: veth0 rx pause-start prio 3, 65535 quanta at 100 Mb/s. */
+static inline struct nlmsghdr *synth_event(char *buf, uint8_t type, int prio,
+					   uint16_t quanta, uint64_t time_ns)
+{
+	struct nlmsghdr *nlh = synth_genl(buf, SYNTH_FAMILY, FLOWCTL_CMD_EVENT, 0, 0);
+
+	mnl_attr_put_u8(nlh, FLOWCTL_A_EVENT_TYPE, type);
+	mnl_attr_put_u32(nlh, FLOWCTL_A_EVENT_IFINDEX, 7);
+	mnl_attr_put_strz(nlh, FLOWCTL_A_EVENT_IFNAME, "veth0");
+	mnl_attr_put_u8(nlh, FLOWCTL_A_EVENT_DIR, FLOWCTL_DIR_RX);
+	if (prio >= 0)
+		mnl_attr_put_u8(nlh, FLOWCTL_A_EVENT_PRIO, (uint8_t)prio);
+	mnl_attr_put_u16(nlh, FLOWCTL_A_EVENT_QUANTA, quanta);
+	synth_u64(nlh, FLOWCTL_A_EVENT_TIME_NS, time_ns, FLOWCTL_A_EVENT_PAD);
+	synth_u64(nlh, FLOWCTL_A_EVENT_TIMESTAMP_NS, 1234567890123ULL, FLOWCTL_A_EVENT_PAD);
+	return nlh;
+}
+
+#endif

@@ -1,0 +1,115 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The flowctl binary from the outside: help at every level, version, exit
+# codes, unknown words, quanta output. Needs no kernel module; where a
+# command does need it, either answer (module loaded or not) is accepted.
+#
+# usage: test_cli.sh FLOWCTL
+
+FLOWCTL=${1:?usage: $0 FLOWCTL}
+n=0
+failed=0
+out=$(mktemp)
+err=$(mktemp)
+trap 'rm -f "$out" "$err"' EXIT
+
+ok() {	# ok CONDITION-EXIT-CODE DESCRIPTION
+	n=$((n + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $n - $2"
+	else
+		failed=$((failed + 1))
+		echo "not ok $n - $2"
+		sed 's/^/# stdout: /' "$out" | head -5
+		sed 's/^/# stderr: /' "$err" | head -5
+	fi
+}
+
+run() {	# run ARGS...: sets rc, fills $out and $err
+	"$FLOWCTL" "$@" >"$out" 2>"$err"
+	rc=$?
+}
+
+# expect RC WHERE PATTERN DESCRIPTION -- ARGS...
+expect() {
+	local want=$1 where=$2 pattern=$3 desc=$4
+	shift 5
+	run "$@"
+	[ "$rc" -eq "$want" ] && grep -q -e "$pattern" "$where"
+	ok $? "$desc (exit $want)"
+}
+
+echo "TAP version 13"
+echo "# flowctl command line"
+
+expect 0 "$out" '^flowctl 0\.' "-V prints the version" -- -V
+expect 0 "$out" '^COMMAND := ' "help prints the grammar" -- help
+expect 0 "$out" 'Exit status: 0 success, 1' "help documents exit codes" -- help
+expect 0 "$out" 'the partner is congested and paused us' "help says what rx means" -- help
+expect 2 "$err" '^Usage: flowctl' "no command: usage" --
+expect 2 "$err" '^What is "frob"?' "an unknown command" -- frob
+expect 2 "$err" 'COMMAND := ' "an unknown command is followed by the usage" -- frob
+expect 2 "$err" 'Option "-x" is unknown' "an unknown option" -- -x show
+expect 2 "$err" 'needs a network namespace' "-n without a name" -- -n
+
+for cmd in show set stats watch monitor send quanta; do
+	expect 0 "$out" "^Usage: flowctl.* $cmd" "$cmd help" -- "$cmd" help
+done
+expect 0 "$out" 'reset dev DEV' "stats help shows reset" -- stats help
+expect 0 "$out" 'stats reset dev DEV' "stats reset help" -- stats reset help
+expect 0 "$out" 'steady = grew in at least 80%' "watch help states the verdict rule" -- watch help
+expect 0 "$out" 'TESTING-AIDS' "send help lists the testing aids" -- send help
+
+expect 2 "$err" 'What is "frob"?' "show: unknown word" -- show frob
+expect 2 "$err" 'Command line is not complete' "show: dev without a name" -- show dev
+expect 2 "$err" 'What is "frob"?' "set: unknown word" -- set dev eth0 frob on
+expect 2 "$err" 'set needs dev DEV' "set: no dev" -- set mode pfc
+expect 2 "$err" 'quanta "70000" is out of range' "set: quanta bound" -- set dev eth0 quanta 70000
+expect 2 "$err" 'prio "9" is out of range' "set: prio bound" -- set dev eth0 prio 9 xoff 1 xon 1
+expect 2 "$err" 'nothing to set' "set: nothing to set" -- set dev eth0
+expect 2 "$err" 'stats reset needs dev DEV' "stats reset: no dev" -- stats reset
+expect 2 "$err" 'watch needs dev DEV' "watch: no dev" -- watch
+expect 2 "$err" 'interval "0.001" is out of range' "watch: interval bound" -- watch dev eth0 interval 0.001
+expect 2 "$err" 'invalid count "x"' "watch: bad count" -- watch dev eth0 count x
+expect 2 "$err" 'What is "frob"?' "monitor: unknown word" -- monitor frob
+expect 2 "$err" 'nothing to send' "send: nothing to send" -- send dev eth0
+expect 2 "$err" 'send needs dev DEV' "send: no dev" -- send pause 1
+
+expect 0 "$out" '^1000 quanta at 1Gb/s = 512 us' "quanta 1000 speed 1G" -- quanta 1000 speed 1G
+expect 0 "$out" '^1000 quanta at 10Gb/s = 51.2 us' "quanta 1000 speed 10G" -- quanta 1000 speed 10G
+expect 0 "$out" '^65535 quanta at 100Mb/s = 335.5392 ms' "quanta 65535 speed 100M" -- quanta 65535 speed 100M
+expect 0 "$out" '^1 ms at 1Gb/s = 1954 quanta (1.000448 ms)' "quanta 1ms speed 1G" -- quanta 1ms speed 1G
+expect 0 "$out" 'cannot be expressed in one frame' "quanta 1s speed 1G cannot be expressed" -- quanta 1s speed 1G
+expect 0 "$out" '^  400Gb/s   1.28 us' "quanta 1000: the table reaches 400G" -- quanta 1000
+expect 0 "$out" '^  1Gb/s     1954' "quanta 1ms: the table" -- quanta 1ms
+expect 0 "$out" '^  1Gb/s     2' "quanta 1000ns at 1G: rounded up to 2" -- quanta 1000ns
+expect 2 "$err" 'quanta "65536" is out of range' "quanta: 65536 refused" -- quanta 65536
+expect 2 "$err" 'invalid time "1h"' "quanta: unknown unit" -- quanta 1h
+expect 2 "$err" 'What is "fast"?' "quanta: a word" -- quanta fast
+expect 2 "$err" 'What is "at"?' "quanta: unknown keyword" -- quanta 1 at 1G
+expect 2 "$err" 'invalid speed "1Q"' "quanta: bad speed" -- quanta 1 speed 1Q
+expect 2 "$err" 'Command line is not complete' "quanta: nothing" -- quanta
+
+# show and stats: either the module answers, or we are told it is not loaded.
+run show
+if [ "$rc" -eq 1 ]; then
+	grep -q '^flowctl module not loaded (modprobe flowctl)$' "$err"
+	ok $? "show without the module: not loaded, exit 1"
+else
+	[ "$rc" -eq 0 ]
+	ok $? "show with the module: exit 0"
+fi
+run -j show
+if [ "$rc" -eq 0 ]; then
+	"${PYTHON:-python3}" -c 'import json,sys; assert isinstance(json.load(open(sys.argv[1])), list)' "$out"
+	ok $? "show -j with the module: a JSON array"
+else
+	[ "$rc" -eq 1 ] && grep -q 'module not loaded' "$err"
+	ok $? "show -j without the module: exit 1"
+fi
+expect 1 "$err" 'Cannot open network namespace "flowctl-no-such-ns"' \
+	"-n with a missing namespace" -- -n flowctl-no-such-ns show
+
+echo "1..$n"
+echo "# Totals: pass:$((n - failed)) fail:$failed skip:0"
+[ "$failed" -eq 0 ]

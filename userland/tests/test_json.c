@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What show, stats and monitor print for synthetic kernel replies. The C
+ * side checks the text wording and writes the JSON into OUTDIR; then
+ * check_json.py checks the JSON's keys and types (run.sh runs both).
+ *
+ * usage: test_json OUTDIR
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ktap.h"
+#include "synth.h"
+#include "dev.h"
+#include "monitor.h"
+#include "print.h"
+#include "show.h"
+
+static char buf_full[16384] __attribute__((aligned(8)));
+static char buf_sparse[4096] __attribute__((aligned(8)));
+static char buf_ev[1024] __attribute__((aligned(8)));
+
+static struct fc_dev_list devs;
+
+static void load(void)
+{
+	struct nlmsghdr *nlh;
+
+	devs.cap = 2;
+	devs.dev = calloc(2, sizeof(*devs.dev));
+	nlh = synth_full_dev(buf_full, 1, 0);
+	ktap_ok(fc_dev_parse(nlh, &devs.dev[0]) == 0, "parse: a full DEV_GET reply");
+	nlh = synth_sparse_dev(buf_sparse, 1, 0);
+	ktap_ok(fc_dev_parse(nlh, &devs.dev[1]) == 0, "parse: a sparse DEV_GET reply");
+	devs.n = 2;
+	fc_dev_list_sort(&devs);
+}
+
+static void test_parsed(void)
+{
+	const struct fc_dev *d = &devs.dev[1];	/* after the sort: ifindex 7 */
+	const struct fc_dev *s = &devs.dev[0];
+	int p;
+	bool ok = true;
+
+	KTAP_EQ_U64(s->v[FLOWCTL_A_DEV_IFINDEX], 3, "sort: by ifindex, eth1 (3) first");
+	KTAP_EQ_STR(d->ifname, "veth0", "parse: ifname");
+	KTAP_EQ_U64(d->v[FLOWCTL_A_DEV_QUANTA], 65535, "parse: u16 quanta");
+	KTAP_EQ_U64(d->stats[FLOWCTL_A_STATS_RX_PFC], 40, "parse: u64 behind a PAD in the stats nest");
+	ktap_ok(!FC_HAS(d->have, FLOWCTL_A_DEV_PAD) && !FC_HAS(d->stats_have, FLOWCTL_A_STATS_PAD),
+		"parse: PAD attributes are not values");
+	for (p = 0; p < FLOWCTL_NUM_PRIOS; p++)
+		if (d->prio[p].v[FLOWCTL_A_PRIO_PRIO] != (uint64_t)p ||
+		    d->prio[p].v[FLOWCTL_A_PRIO_RX_PFC] != 10 + (uint64_t)p)
+			ok = false;
+	ktap_ok(ok, "parse: priority nests land by their PRIO, whatever the order");
+	KTAP_EQ_U64(d->prio[3].v[FLOWCTL_A_PRIO_TX_BYTES], SYNTH_TX_BYTES_3,
+		    "parse: all 64 bits of a u64");
+	ktap_ok(!FC_HAS(s->have, FLOWCTL_A_DEV_RX) && !s->stats_have && !s->prio[0].have,
+		"parse: absent attributes stay absent");
+}
+
+/* Print with the given mode into a string (caller frees). */
+static char *render(bool json, bool pretty, unsigned int what, const struct fc_dev_list *l)
+{
+	char *s = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&s, &n);
+
+	print_init(json, pretty, f);
+	fc_print_devs(l, what);
+	fclose(f);
+	print_init(false, false, stdout);
+	return s;
+}
+
+static void save(const char *dir, const char *name, const char *text)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	if (!f) {
+		perror(path);
+		exit(1);
+	}
+	fputs(text, f);
+	fclose(f);
+}
+
+static void test_text(void)
+{
+	char *t = render(false, false, FC_SHOW_CONFIG | FC_SHOW_STATE, &devs);
+	char *ts = render(false, false, FC_SHOW_ALL, &devs);
+	char *st = render(false, false, FC_SHOW_COUNTERS, &devs);
+
+	printf("# show text:\n");
+	{
+		char *line, *save_ptr, *copy = strdup(ts);
+
+		for (line = strtok_r(copy, "\n", &save_ptr); line;
+		     line = strtok_r(NULL, "\n", &save_ptr))
+			printf("#   %s\n", line);
+		free(copy);
+	}
+	ktap_ok(strstr(t, "veth0: mode pfc rx on tx off pfc-prios 3,4 trust pcp speed 100Mb/s (config)") != NULL,
+		"text: the config line reads like the set command");
+	ktap_ok(strstr(t, "quanta 65535") && strstr(t, "xoff 60000B xon 30000B"),
+		"text: thresholds and quanta");
+	ktap_ok(strstr(t, "prio 3: paused by the partner, 12.35 ms left") != NULL,
+		"text: a paused priority shows the time left");
+	ktap_ok(strstr(t, "prio 4: pausing the partner (XOFF sent)") != NULL,
+		"text: a priority in XOFF says we pause the partner");
+	ktap_ok(strstr(t, "prio 0: running") != NULL, "text: an idle priority runs");
+	ktap_ok(strstr(t, "eth1: mode pause speed none (no pause: unknown speed or half duplex)") != NULL,
+		"text: a sparse port prints only what it has");
+	ktap_ok(!strstr(t, "received:") && !strstr(t, "rx_pause"),
+		"text: no counters without -s");
+	ktap_ok(strstr(ts, "received: pause 12 xon 3 pfc 40 (rx: the partner is congested and paused us)") != NULL,
+		"text -s: received counters say the partner paused us");
+	ktap_ok(strstr(ts, "sent: pause 0 xon 0 pfc 5 (tx: we are congested and paused the partner)") != NULL,
+		"text -s: sent counters say we paused the partner");
+	ktap_ok(strstr(ts, "rx: pfc 13 pfc-xon 23 episodes 3 paused-total 3 s") != NULL,
+		"text -s: per-priority rx counters");
+	ktap_ok(strstr(ts, "sent 53 packets 9223372036854775813B dropped 73") != NULL,
+		"text -s: per-priority queue counters, 64-bit");
+	ktap_ok(strstr(st, "veth0:\n") && !strstr(st, "mode pfc") && strstr(st, "received: pause 12"),
+		"text stats: counters without the config");
+	free(t);
+	free(ts);
+	free(st);
+}
+
+static void test_json(const char *dir)
+{
+	char *j = render(true, false, FC_SHOW_ALL, &devs);
+	char *p = render(true, true, FC_SHOW_ALL, &devs);
+	char *s = render(true, false, FC_SHOW_COUNTERS, &devs);
+	struct fc_dev_list empty = { 0 };
+	char *e = render(true, false, FC_SHOW_ALL, &empty);
+
+	ktap_ok(j[0] == '[' && j[strlen(j) - 2] == ']' && j[strlen(j) - 1] == '\n',
+		"json: show prints one array and a newline");
+	ktap_ok(strchr(j, '\n') == j + strlen(j) - 1, "json: compact JSON is one line");
+	ktap_ok(strchr(p, '\n') < p + strlen(p) - 1, "json -p: pretty JSON spans lines");
+	KTAP_EQ_STR(e, "[]\n", "json: no ports is an empty array");
+	save(dir, "show.json", j);
+	save(dir, "show-pretty.json", p);
+	save(dir, "stats.json", s);
+	save(dir, "empty.json", e);
+	free(j);
+	free(p);
+	free(s);
+	free(e);
+}
+
+static char *render_event(bool json, struct nlmsghdr *nlh)
+{
+	char *s = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&s, &n);
+
+	print_init(json, false, f);
+	fc_event_print(nlh);
+	fclose(f);
+	print_init(false, false, stdout);
+	return s;
+}
+
+static void test_events(const char *dir)
+{
+	struct nlmsghdr *nlh;
+	char *t, *j, *all;
+	size_t n;
+
+	nlh = synth_event(buf_ev, FLOWCTL_EVENT_PAUSE_START, 3, 65535, 335539200);
+	t = render_event(false, nlh);
+	printf("# monitor: %s", t);
+	ktap_ok(strstr(t, " [1234.567890123] veth0 rx pause-start prio 3 quanta 65535 "
+			  "(335.5 ms at 100Mb/s): the partner paused us\n") != NULL,
+		"monitor text: pause-start with time, speed and direction");
+	ktap_ok(t[2] == ':' && t[5] == ':' && t[8] == '.', "monitor text: starts with HH:MM:SS.usec");
+	j = render_event(true, nlh);
+	free(t);
+
+	nlh = synth_event(buf_ev, FLOWCTL_EVENT_PAUSE_END, -1, 0, 2000000);
+	t = render_event(false, nlh);
+	printf("# monitor: %s", t);
+	ktap_ok(strstr(t, "veth0 rx pause-end link quanta 0 after 2 ms") != NULL,
+		"monitor text: link-level pause-end with its length");
+	n = strlen(j);
+	all = malloc(n + 4096);
+	strcpy(all, j);
+	free(j);
+	j = render_event(true, nlh);
+	strcat(all, j);
+	ktap_ok(strchr(all, '\n') == all + n - 1, "monitor json: one object per line");
+	save(dir, "events.jsonl", all);
+	free(all);
+	free(j);
+	free(t);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 2) {
+		fprintf(stderr, "usage: %s OUTDIR\n", argv[0]);
+		return 2;
+	}
+	ktap_begin("flowctl show/stats/monitor output for synthetic replies");
+	load();
+	test_parsed();
+	test_text();
+	test_json(argv[1]);
+	test_events(argv[1]);
+	fc_dev_list_free(&devs);
+	return ktap_finish();
+}
