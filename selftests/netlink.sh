@@ -228,21 +228,22 @@ ynl_dump_set()
 {
 	local ynl=${FLOWCTL_YNL:-$TOP/build/ksrc/tools/net/ynl/cli.py}
 	local spec=$TOP/Documentation/netlink/specs/flowctl.yaml out
+	local schema=$TOP/build/ksrc/Documentation/netlink/genetlink-legacy.yaml
 
 	if [ ! -e "$ynl" ]; then
 		log_skip "YNL spec driven by ynl" "ynl not extracted (make check does it)"
 		return
 	fi
-	out=$(ip netns exec "$A" /usr/bin/python3 "$ynl" --spec "$spec" --dump dev-get \
+	out=$(ip netns exec "$A" /usr/bin/python3 "$ynl" --spec "$spec" --schema "$schema" --dump dev-get \
 		--output-json 2>&1)
 	check_err $? "ynl dump failed: $out"
 	check_eq "$(echo "$out" | jq 'length')" 81 "ports in the ynl dump"
-	out=$(ip netns exec "$A" /usr/bin/python3 "$ynl" --spec "$spec" --do dev-set \
+	out=$(ip netns exec "$A" /usr/bin/python3 "$ynl" --spec "$spec" --schema "$schema" --do dev-set \
 		--json '{"ifname": "a0", "mode": "pfc", "pfc-prios": 24, "speed": 25000}' 2>&1)
 	check_err $? "ynl set failed: $out"
 	check_eq "$(fc_get "$A" a0 .mode)" pfc "mode after the ynl set"
 	check_eq "$(fc "$A" -j show dev a0 | jq -c '.[0].pfc_prios')" "[3,4]" "pfc_prios after the ynl set"
-	out=$(ip netns exec "$A" /usr/bin/python3 "$ynl" --spec "$spec" --do dev-get \
+	out=$(ip netns exec "$A" /usr/bin/python3 "$ynl" --spec "$spec" --schema "$schema" --do dev-get \
 		--json '{"ifname": "a0"}' --output-json 2>&1)
 	check_eq "$(echo "$out" | jq -r '.mode')" pfc "ynl get mode"
 	check_eq "$(echo "$out" | jq -r '.speed')" 25000 "ynl get speed"

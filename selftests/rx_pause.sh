@@ -17,8 +17,11 @@
 # and the first after it, so it is at least the pause time less one send
 # interval (500 us) and the receiver's scheduling jitter; it exceeds it by
 # the send interval plus timer and scheduling latency, which under TCG
-# emulation reaches several milliseconds. The checks allow -1.5 ms/+25 ms;
-# every pair of cases below differs by far more than that.
+# emulation reaches several milliseconds (up to 17 ms seen on a loaded
+# host). Times are the receiver's kernel timestamps. The checks allow
+# -1.5 ms/+25 ms; every pair of cases below differs by far more than that.
+# A flow that must not be paused may still stall for TCG's scheduling
+# (up to 44 ms seen): its bound is 60 ms, against a 204.8 ms pause.
 
 ALL_TESTS="pause_times pause_scapy pause_replace_longer pause_replace_shorter
 	   pause_xon pfc_one_prio pfc_two_times mode_switches counters_exact
@@ -28,6 +31,7 @@ require_cmd jq tc ip
 
 SPEED=100
 INTERVAL_US=500
+UNPAUSED_US=60000
 TMP=$(mktemp -d)
 
 setup_prepare()
@@ -51,18 +55,20 @@ quanta_us()
 }
 
 # stream MS "PORT:PRIO ..." SEQ_ARGS...: run one UDP stream per PORT:PRIO
-# from A to B for MS milliseconds, play the frame sequence from B 100 ms in,
-# and leave each stream's largest gap (us) in GAP[PORT] and the frames' real
-# send offsets (us) in SENT[].
+# from A to B, play the frame sequence from B 100 ms after every stream is
+# seen flowing, keep streaming MS milliseconds after the last frame went
+# out, and leave each stream's largest gap (us) in GAP[PORT] and the
+# frames' real send offsets (us) in SENT[]. Under TCG a process can start
+# hundreds of milliseconds late, so the streams run until told to stop.
 declare -A GAP
 SENT=()
 stream()
 {
 	local ms=$1 flows=$2 f port prio pids=() rpids=()
-	local count=$((ms * 1000 / INTERVAL_US))
 
 	shift 2
 	GAP=()
+	SENT=()
 	for f in $flows; do
 		port=${f%%:*}
 		rm -f "$TMP/r.$port"
@@ -77,8 +83,12 @@ stream()
 		port=${f%%:*}
 		prio=${f##*:}
 		ip netns exec "$A" "$FCTEST" send 198.18.0.2 "$port" $INTERVAL_US \
-			$count prio "$prio" &
+			100000 prio "$prio" &
 		pids+=($!)
+	done
+	for f in $flows; do
+		port=${f%%:*}
+		while ! grep -q first "$TMP/r.$port" 2>/dev/null; do sleep 0.02; done
 	done
 	if [ $# -gt 0 ]; then
 		local d0=$((100000 + $1))
@@ -87,7 +97,9 @@ stream()
 		ip netns exec "$B" "$FCTEST" seq b0 $d0 "$@" >"$TMP/seq"
 		mapfile -t SENT < <(awk '{print $3}' "$TMP/seq")
 	fi
-	wait "${pids[@]}"
+	sleep "$(echo "scale=3; $ms / 1000" | bc)"
+	kill "${pids[@]}" 2>/dev/null
+	wait "${pids[@]}" 2>/dev/null
 	wait "${rpids[@]}"
 	for f in $flows; do
 		port=${f%%:*}
@@ -108,7 +120,7 @@ pause_times()
 	local q
 
 	for q in 5000 20000 65535; do
-		stream 700 "5000:0" 0 "$(pause_hex "$MAC_B" $q)"
+		stream $(($(quanta_us $q) / 1000 + 300)) "5000:0" 0 "$(pause_hex "$MAC_B" $q)"
 		check_gap "${GAP[5000]}" "$(quanta_us $q)" "PAUSE $q quanta"
 	done
 	log_test "PAUSE of 5000, 20000, 65535 quanta at 100 Mb/s"
@@ -120,7 +132,7 @@ pause_scapy()
 
 	hex=$(scapy_pause_hex "$MAC_B" 10000)
 	check_eq "$hex" "$(pause_hex "$MAC_B" 10000)" "scapy PAUSE bytes vs lib.sh"
-	stream 500 "5000:0" 0 "$hex"
+	stream 350 "5000:0" 0 "$hex"
 	check_gap "${GAP[5000]}" "$(quanta_us 10000)" "scapy PAUSE 10000 quanta"
 	log_test "PAUSE frame built by scapy"
 }
@@ -128,7 +140,7 @@ pause_scapy()
 pause_replace_longer()
 {
 	# 10000 quanta (51.2 ms), then after 20 ms 20000 (102.4 ms) from then.
-	stream 600 "5000:0" 0 "$(pause_hex "$MAC_B" 10000)" \
+	stream 400 "5000:0" 0 "$(pause_hex "$MAC_B" 10000)" \
 		20000 "$(pause_hex "$MAC_B" 20000)"
 	check_gap "${GAP[5000]}" $((SENT[1] - SENT[0] + $(quanta_us 20000))) \
 		"longer PAUSE replacing a running one"
@@ -138,7 +150,7 @@ pause_replace_longer()
 pause_replace_shorter()
 {
 	# 65535 quanta (335 ms), then after 30 ms 2000 quanta (10.2 ms).
-	stream 600 "5000:0" 0 "$(pause_hex "$MAC_B" 65535)" \
+	stream 300 "5000:0" 0 "$(pause_hex "$MAC_B" 65535)" \
 		30000 "$(pause_hex "$MAC_B" 2000)"
 	check_gap "${GAP[5000]}" $((SENT[1] - SENT[0] + $(quanta_us 2000))) \
 		"shorter PAUSE replacing a running one"
@@ -147,7 +159,7 @@ pause_replace_shorter()
 
 pause_xon()
 {
-	stream 600 "5000:0" 0 "$(pause_hex "$MAC_B" 65535)" \
+	stream 300 "5000:0" 0 "$(pause_hex "$MAC_B" 65535)" \
 		50000 "$(pause_hex "$MAC_B" 0)"
 	check_gap "${GAP[5000]}" $((SENT[1] - SENT[0])) "XON after 50 ms"
 	log_test "XON ends a pause at once"
@@ -157,9 +169,9 @@ pfc_one_prio()
 {
 	fc "$A" set dev a0 mode pfc pfc-prios all
 	check_err $? "set mode pfc failed"
-	stream 700 "5000:0 5003:3" 0 "$(pfc_hex "$MAC_B" 0x08 0 0 0 40000)"
+	stream 500 "5000:0 5003:3" 0 "$(pfc_hex "$MAC_B" 0x08 0 0 0 40000)"
 	check_gap "${GAP[5003]}" "$(quanta_us 40000)" "PFC prio 3"
-	check_range "${GAP[5000]}" 0 15000 "prio 0 gap while prio 3 paused (us)"
+	check_range "${GAP[5000]}" 0 $UNPAUSED_US "prio 0 gap while prio 3 paused (us)"
 	fc "$A" set dev a0 mode pause
 	log_test "PFC pauses priority 3 while priority 0 keeps its rate"
 }
@@ -173,10 +185,10 @@ pfc_two_times()
 	hex=$(scapy_pfc_hex "$MAC_B" -1 -1 -1 10000 -1 40000 -1 -1)
 	check_eq "$hex" "$(pfc_hex "$MAC_B" 0x28 0 0 0 10000 0 40000)" \
 		"scapy PFC bytes vs lib.sh"
-	stream 700 "5003:3 5005:5 5000:0" 0 "$hex"
+	stream 500 "5003:3 5005:5 5000:0" 0 "$hex"
 	check_gap "${GAP[5003]}" "$(quanta_us 10000)" "PFC prio 3 of two"
 	check_gap "${GAP[5005]}" "$(quanta_us 40000)" "PFC prio 5 of two"
-	check_range "${GAP[5000]}" 0 15000 "prio 0 gap (us)"
+	check_range "${GAP[5000]}" 0 $UNPAUSED_US "prio 0 gap (us)"
 	fc "$A" set dev a0 mode pause
 	log_test "one PFC frame, two priorities, two times (scapy)"
 }
@@ -188,11 +200,11 @@ ignored_case()
 	local before after
 
 	before=$(fc_get "$A" a0 .stats.rx_ignored)
-	stream 300 "5000:0 5003:3" 0 "$2"
+	stream 500 "5000:0 5003:3" 0 "$2"
 	after=$(fc_get "$A" a0 .stats.rx_ignored)
 	check_eq $((after - before)) 1 "$1: rx_ignored delta"
-	check_range "${GAP[5000]}" 0 15000 "$1: prio 0 gap (us)"
-	check_range "${GAP[5003]}" 0 15000 "$1: prio 3 gap (us)"
+	check_range "${GAP[5000]}" 0 $UNPAUSED_US "$1: prio 0 gap (us)"
+	check_range "${GAP[5003]}" 0 $UNPAUSED_US "$1: prio 3 gap (us)"
 }
 
 mode_switches()
@@ -263,17 +275,21 @@ counters_exact()
 
 flowctl_send_pause()
 {
-	# Our own sender: flowctl send from the partner's side.
+	# Our own sender: flowctl send from the partner's side, mid-stream.
 	rm -f "$TMP/r.5000"
 	ip netns exec "$B" "$FCTEST" recv 5000 1 >"$TMP/r.5000" &
 	local rp=$!
 	while ! grep -q ready "$TMP/r.5000"; do sleep 0.05; done
-	ip netns exec "$A" "$FCTEST" send 198.18.0.2 5000 $INTERVAL_US 1000 &
+	ip netns exec "$A" "$FCTEST" send 198.18.0.2 5000 $INTERVAL_US 100000 &
 	local sp=$!
+	while ! grep -q first "$TMP/r.5000"; do sleep 0.02; done
 	sleep 0.1
 	fc "$B" send dev b0 pause 20000 >/dev/null
 	check_err $? "flowctl send failed"
-	wait $sp $rp
+	sleep 0.4
+	kill $sp
+	wait $sp 2>/dev/null
+	wait $rp
 	GAP[5000]=$(awk '/max_gap_us/ {print $4}' "$TMP/r.5000")
 	check_gap "${GAP[5000]}" "$(quanta_us 20000)" "flowctl send pause 20000"
 	log_test "PAUSE sent by flowctl send"

@@ -6,8 +6,13 @@
  *       UDP datagrams at a fixed interval (absolute deadlines, so a stall
  *       does not shift later packets), each carrying its sequence number.
  *   fctest recv PORT SECONDS [min-gap-us G]
- *       Receive until SECONDS pass with nothing (or the total runs out);
- *       print "packets N max_gap_us M" and each gap of at least G us as
+ *       Print "ready" once bound and "first" at the first datagram (waiting
+ *       up to 30 s for it); then receive until SECONDS pass with nothing.
+ *       Times are the kernel's receive timestamps (SO_TIMESTAMPNS), so the
+ *       receiver's own scheduling does not move them, sorted before the
+ *       gaps are taken (veth can hand datagrams over through two CPUs'
+ *       backlogs, which may deliver them out of order). Prints
+ *       "packets N max_gap_us M" and each gap of at least G us as
  *       "gap AT_US LEN_US" (AT is relative to the first packet).
  *   fctest raw DEV HEX [count N] [interval-us I]
  *       Send the frame given in hex through an AF_PACKET socket on DEV.
@@ -92,10 +97,18 @@ static int do_send(int argc, char **argv)
 	return 0;
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 static int do_recv(int argc, char **argv)
 {
 	struct sockaddr_in me = { .sin_family = AF_INET };
-	uint64_t first = 0, last = 0, max_gap = 0, packets = 0, min_gap = 0;
+	uint64_t max_gap = 0, min_gap = 0, *ts = NULL;
+	size_t packets = 0, cap = 0, i;
 	int fd, idle_ms, opt = 1 << 20;
 	char buf[2048];
 
@@ -109,32 +122,68 @@ static int do_recv(int argc, char **argv)
 	if (fd < 0)
 		die("socket");
 	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &opt, sizeof(opt));
+	opt = 1;
+	if (setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &opt, sizeof(opt)))
+		die("SO_TIMESTAMPNS");
 	if (bind(fd, (void *)&me, sizeof(me)))
 		die("bind");
 	printf("ready\n");
 	fflush(stdout);
 	for (;;) {
 		struct pollfd p = { .fd = fd, .events = POLLIN };
-		uint64_t t;
+		char ctrl[CMSG_SPACE(sizeof(struct timespec))];
+		struct iovec iov = { buf, sizeof(buf) };
+		struct msghdr mh = {
+			.msg_iov = &iov, .msg_iovlen = 1,
+			.msg_control = ctrl, .msg_controllen = sizeof(ctrl),
+		};
+		struct cmsghdr *c;
+		uint64_t t = 0;
 
-		if (poll(&p, 1, idle_ms) <= 0)
+		if (poll(&p, 1, packets ? idle_ms : 30000) <= 0)
 			break;
-		if (recv(fd, buf, sizeof(buf), 0) < 0)
-			die("recv");
-		t = now_ns();
-		if (!packets)
-			first = t;
-		else if (t - last > max_gap)
-			max_gap = t - last;
-		if (packets && min_gap && t - last >= min_gap)
-			printf("gap %llu %llu\n",
-			       (unsigned long long)((last - first) / 1000),
-			       (unsigned long long)((t - last) / 1000));
-		last = t;
-		packets++;
+		if (recvmsg(fd, &mh, 0) < 0)
+			die("recvmsg");
+		for (c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c)) {
+			struct timespec tsp;
+
+			if (c->cmsg_level != SOL_SOCKET ||
+			    c->cmsg_type != SCM_TIMESTAMPNS)
+				continue;
+			memcpy(&tsp, CMSG_DATA(c), sizeof(tsp));
+			t = (uint64_t)tsp.tv_sec * 1000000000ull + tsp.tv_nsec;
+		}
+		if (!t) {
+			fprintf(stderr, "fctest: datagram without a timestamp\n");
+			return 1;
+		}
+		if (packets == cap) {
+			cap = cap ? 2 * cap : 4096;
+			ts = realloc(ts, cap * sizeof(*ts));
+			if (!ts)
+				die("realloc");
+		}
+		if (!packets) {
+			printf("first\n");
+			fflush(stdout);
+		}
+		ts[packets++] = t;
 	}
-	printf("packets %llu max_gap_us %llu\n", (unsigned long long)packets,
+	if (packets)
+		qsort(ts, packets, sizeof(*ts), cmp_u64);
+	for (i = 1; i < packets; i++) {
+		uint64_t g = ts[i] - ts[i - 1];
+
+		if (g > max_gap)
+			max_gap = g;
+		if (min_gap && g >= min_gap)
+			printf("gap %llu %llu\n",
+			       (unsigned long long)((ts[i - 1] - ts[0]) / 1000),
+			       (unsigned long long)(g / 1000));
+	}
+	printf("packets %zu max_gap_us %llu\n", packets,
 	       (unsigned long long)(max_gap / 1000));
+	free(ts);
 	return 0;
 }
 

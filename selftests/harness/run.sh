@@ -1,0 +1,187 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Self-test of scripts/vm-run.  Runs on the host (it boots the VMs itself):
+#
+#   selftests/harness/run.sh [--kernel RELEASE]
+#
+# Checks exit statuses, the command's output and environment, that kernel
+# reports (a WARNING that panics, a report only in dmesg) fail the run, and
+# the timeout.  Prints KTAP; exits 0 only if every test passes.
+set -uo pipefail
+
+HERE=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")" && pwd)
+TOP=$(cd "$HERE/../.." && pwd)
+VMRUN=$TOP/scripts/vm-run
+TIMEOUT=20
+
+kspec=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--kernel)
+		[ $# -ge 2 ] || { echo "usage: $0 [--kernel RELEASE]" >&2; exit 2; }
+		kspec=$2
+		shift 2
+		;;
+	--kernel=*)
+		kspec=${1#*=}
+		shift
+		;;
+	-h | --help)
+		echo "usage: $0 [--kernel RELEASE]"
+		exit 0
+		;;
+	*)
+		echo "usage: $0 [--kernel RELEASE]" >&2
+		exit 2
+		;;
+	esac
+done
+
+echo "TAP version 13"
+echo "1..7"
+
+if ! rel=$("$TOP/scripts/kver" ${kspec:+"$kspec"} 2>&1); then
+	echo "Bail out! $rel"
+	exit 1
+fi
+kargs=(--kernel "$rel")
+echo "# kernel $rel"
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/vm-run-selftest.XXXXXX")
+tpid=
+# shellcheck disable=SC2317 # run by trap
+cleanup() {
+	[ -z "$tpid" ] || kill "$tpid" 2>/dev/null
+	rm -rf "$work"
+}
+trap cleanup EXIT
+
+# vm NAME ARGS...: runs vm-run, its stdout in $work/NAME.out, stderr in
+# $work/NAME.err, exit status in $work/NAME.rc.
+vm() {
+	local name=$1
+	shift
+	local rc=0
+	"$VMRUN" "${kargs[@]}" "$@" >"$work/$name.out" 2>"$work/$name.err" </dev/null || rc=$?
+	echo $rc >"$work/$name.rc"
+}
+
+n=0
+failed=0
+# result NAME DESC CHECK...: runs the check, prints the KTAP line, and on
+# failure the reason and what vm-run printed.
+result() {
+	local name=$1 desc=$2
+	shift 2
+	n=$((n + 1))
+	local why
+	if why=$("$@" 2>&1); then
+		echo "ok $n - $desc"
+		# What vm-run kept of a run that was meant to fail.
+		sed -n 's|^vm-run: console log: \(.*\)/console\.log$|\1|p' "$work/$name.err" 2>/dev/null |
+			while read -r d; do
+				case $d in */vm-run.*) rm -rf "$d" ;; esac
+			done
+		return
+	fi
+	failed=$((failed + 1))
+	echo "not ok $n - $desc"
+	printf '%s\n' "$why" | sed 's/^/# /'
+	if [ -e "$work/$name.rc" ]; then
+		echo "# vm-run exit status $(cat "$work/$name.rc"); its stdout:"
+		sed 's/^/#   /' "$work/$name.out"
+		echo "# its stderr:"
+		sed 's/^/#   /' "$work/$name.err"
+	fi
+}
+
+rc_is() { # NAME WANT
+	local got
+	got=$(cat "$work/$1.rc")
+	[ "$got" = "$2" ] || { echo "exit status $got, want $2"; return 1; }
+}
+
+has() { # NAME out|err TEXT
+	grep -qF -- "$3" "$work/$1.$2" || { echo "std$2 lacks: $3"; return 1; }
+}
+
+# The timeout case sleeps most of its time, so it runs alongside the others.
+vm timeout --timeout "$TIMEOUT" -- sleep 1000 &
+tpid=$!
+
+# The warn module, built for the release.
+warn_ko=
+if make -s -C "$HERE/warn_mod" KVER="$rel" >"$work/warn_mod.log" 2>&1; then
+	warn_ko=$(make -s -C "$HERE/warn_mod" print-ko KVER="$rel")
+fi
+
+vm true -- true
+check_true() { rc_is true 0; }
+result true "true exits 0" check_true
+
+vm false -- false
+check_false() { rc_is false 1 && has false err "command failed with exit status 1"; }
+result false "false exits 1, reported as a failure" check_false
+
+vm exit7 -- sh -c 'exit 7'
+check_exit7() { rc_is exit7 7; }
+result exit7 "sh -c 'exit 7' exits 7" check_exit7
+
+# Arguments, working directory, stdout and stderr, the environment, the
+# results share, and that modprobe finds flowctl.ko by name and alias
+# (without loading it: that is the flowctl selftests' business).
+mkdir -p "$work/cwd dir" "$work/res"
+cat >"$work/io.sh" <<'EOF'
+printf '[%s]\n' "$@"
+pwd
+echo "to stderr" >&2
+echo "FOO=$FLOWCTL_SELFTEST_FOO"
+case ":$PATH:" in *":$TOP/userland:"*) echo "path ok" ;; esac
+[ -f "$FLOWCTL_KO" ] && echo "ko ok"
+read -r line </dev/stdin || echo "stdin empty"
+echo data >"$FLOWCTL_RESULTS/file" && echo "results ok"
+touch /usr/vm-run-selftest 2>/dev/null || echo "root read-only"
+echo tmp >/tmp/x && echo "tmp writable"
+modprobe -R sch_flowctl
+modprobe -R net-sch-flowctl
+[ "$(modinfo -F filename flowctl)" = "$FLOWCTL_KO" ] && echo "modinfo ok"
+EOF
+# shellcheck disable=SC2016 # a literal $(id), to check the quoting
+(cd "$work/cwd dir" && FLOWCTL_SELFTEST_FOO="it's \$x" \
+	vm io --results "$work/res" -- env TOP="$TOP" sh "$work/io.sh" "a b" "it's" '$(id)' '')
+check_io() {
+	local want
+	want=$(printf '%s\n' "[a b]" "[it's]" "[\$(id)]" "[]" "$work/cwd dir" \
+		"FOO=it's \$x" "path ok" "ko ok" "stdin empty" "results ok" "root read-only" \
+		"tmp writable" flowctl flowctl "modinfo ok")
+	rc_is io 0 || return 1
+	diff -u <(printf '%s\n' "$want") "$work/io.out" || return 1
+	has io err "to stderr" || return 1
+	[ "$(cat "$work/res/file" 2>/dev/null)" = data ] || { echo "results/file missing"; return 1; }
+}
+result io "arguments, cwd, stdout/stderr, environment, shares, module indexes" check_io
+
+if [ -n "$warn_ko" ]; then
+	vm warn -- insmod "$warn_ko"
+	vm report -- insmod "$warn_ko" report=1
+fi
+check_warn() {
+	[ -n "$warn_ko" ] || { cat "$work/warn_mod.log"; return 1; }
+	rc_is warn 125 && has warn err "WARNING:" && has warn err "warn_mod" &&
+		has warn err "Kernel panic"
+}
+result warn "a WARNING (panic_on_warn) fails the run with its trace" check_warn
+check_report() {
+	[ -n "$warn_ko" ] || { cat "$work/warn_mod.log"; return 1; }
+	rc_is report 122 && has report err "BUG: warn_mod" &&
+		has report err "although the command exited with status 0"
+}
+result report "a report only in dmesg fails the run" check_report
+
+wait "$tpid"
+tpid=
+check_timeout() { rc_is timeout 124 && has timeout err "timed out after $TIMEOUT s"; }
+result timeout "a hung VM is killed by --timeout" check_timeout
+
+echo "# $((n - failed)) of $n passed"
+[ $failed -eq 0 ]
