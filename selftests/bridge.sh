@@ -59,8 +59,11 @@ pause_counted_not_forwarded()
 	check_eq $((after - before)) 10 "PAUSE frames counted by flowctl on s0"
 	check_eq "$(fc_get "$S" s0 .stats.rx_malformed)" 10 \
 		"PAUSE to a foreign unicast DA counted as malformed"
-	seen=$(tcpdump -r "$TMP/c0.pcap" -nn 'ether proto 0x8808' 2>/dev/null | wc -l)
-	fwd=$(tcpdump -r "$TMP/c0.pcap" -nn 'ether proto 0x88b5' 2>/dev/null | wc -l)
+	# One line per frame starts with its timestamp; hex dumps are indented.
+	seen=$(tcpdump -r "$TMP/c0.pcap" -nn 'ether proto 0x8808' 2>/dev/null |
+	       grep -c '^[0-9]')
+	fwd=$(tcpdump -r "$TMP/c0.pcap" -nn 'ether proto 0x88b5' 2>/dev/null |
+	      grep -c '^[0-9]')
 	check_eq "$fwd" 5 "baseline frames forwarded by the bridge to c0"
 	check_eq "$seen" 0 "MAC Control frames seen on c0"
 	log_test "PAUSE on a bridge port is consumed by flowctl, never forwarded"
