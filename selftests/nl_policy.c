@@ -1,0 +1,313 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The flowctl netlink family refuses what it does not understand, says
+ * which attribute is wrong, and changes nothing: raw requests the CLI would
+ * never build (unknown and read-only attributes, wrong lengths, values out
+ * of range, a valid value next to an invalid one).
+ *
+ * Built on the kernel's kselftest_harness.h (from Debian's linux-source);
+ * run by nl_policy.sh in a network namespace of its own.
+ */
+#include <errno.h>
+#include <libmnl/libmnl.h>
+#include <linux/genetlink.h>
+#include <linux/netlink.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <linux/flowctl.h>
+
+#include "kselftest_harness.h"
+
+#define NL_BUF 8192
+
+struct nl {
+	struct mnl_socket *sk;
+	unsigned int seq;
+	uint16_t family;
+	int err;			/* last error, negative */
+	char msg[256];			/* last extack message */
+	int bad_attr_type;		/* type of the attribute extack points at */
+	char reply[NL_BUF];
+	size_t reply_len;
+};
+
+static int family_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct nlattr *a;
+
+	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr))
+		if (mnl_attr_get_type(a) == CTRL_ATTR_FAMILY_ID)
+			*(uint16_t *)data = mnl_attr_get_u16(a);
+	return MNL_CB_OK;
+}
+
+/* Send req and wait for the ack or reply; fills n->err, msg, bad_attr_type. */
+static int nl_talk(struct nl *n, struct nlmsghdr *req, mnl_cb_t cb, void *data)
+{
+	char buf[NL_BUF];
+	int len, ret;
+
+	n->err = 0;
+	n->msg[0] = 0;
+	n->bad_attr_type = -1;
+	req->nlmsg_seq = ++n->seq;
+	req->nlmsg_flags |= NLM_F_ACK;
+	if (mnl_socket_sendto(n->sk, req, req->nlmsg_len) < 0)
+		return -errno;
+	for (;;) {
+		struct nlmsghdr *h;
+
+		len = mnl_socket_recvfrom(n->sk, buf, sizeof(buf));
+		if (len < 0)
+			return -errno;
+		h = (struct nlmsghdr *)buf;
+		if (h->nlmsg_type == NLMSG_ERROR) {
+			struct nlmsgerr *e = mnl_nlmsg_get_payload(h);
+			struct nlattr *a;
+
+			n->err = e->error;
+			if (!(h->nlmsg_flags & NLM_F_ACK_TLVS))
+				return n->err;
+			mnl_attr_for_each(a, h, sizeof(*e)) {
+				if (mnl_attr_get_type(a) == NLMSGERR_ATTR_MSG)
+					snprintf(n->msg, sizeof(n->msg), "%s",
+						 mnl_attr_get_str(a));
+				if (mnl_attr_get_type(a) == NLMSGERR_ATTR_OFFS) {
+					uint32_t off = mnl_attr_get_u32(a);
+
+					/* With NETLINK_CAP_ACK the offset is into our request. */
+					if (off + sizeof(struct nlattr) <= req->nlmsg_len) {
+						struct nlattr *bad = (void *)((char *)req + off);
+
+						n->bad_attr_type = mnl_attr_get_type(bad);
+					}
+				}
+			}
+			return n->err;
+		}
+		ret = mnl_cb_run(buf, len, req->nlmsg_seq,
+				 mnl_socket_get_portid(n->sk), cb, data);
+		if (ret <= 0)
+			return ret;
+		memcpy(n->reply, buf, len);
+		n->reply_len = len;
+	}
+}
+
+static struct nlmsghdr *genl_req(char *buf, uint16_t type, uint8_t cmd)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct genlmsghdr *g;
+
+	nlh->nlmsg_type = type;
+	nlh->nlmsg_flags = NLM_F_REQUEST;
+	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+	g->cmd = cmd;
+	g->version = FLOWCTL_FAMILY_VERSION;
+	return nlh;
+}
+
+static int nl_open(struct nl *n)
+{
+	char buf[NL_BUF];
+	struct nlmsghdr *req;
+	int one = 1;
+
+	memset(n, 0, sizeof(*n));
+	n->sk = mnl_socket_open(NETLINK_GENERIC);
+	if (!n->sk || mnl_socket_bind(n->sk, 0, MNL_SOCKET_AUTOPID) < 0)
+		return -errno;
+	mnl_socket_setsockopt(n->sk, NETLINK_EXT_ACK, &one, sizeof(one));
+	mnl_socket_setsockopt(n->sk, NETLINK_CAP_ACK, &one, sizeof(one));
+	n->seq = time(NULL);
+	req = genl_req(buf, GENL_ID_CTRL, CTRL_CMD_GETFAMILY);
+	mnl_attr_put_strz(req, CTRL_ATTR_FAMILY_NAME, FLOWCTL_FAMILY_NAME);
+	return nl_talk(n, req, family_cb, &n->family);
+}
+
+/* The u8 attribute attr of the device's DEV_GET reply. */
+static int get_u8(struct nl *n, const char *dev, int attr)
+{
+	char buf[NL_BUF];
+	struct nlmsghdr *req, *h;
+	struct nlattr *a;
+
+	req = genl_req(buf, n->family, FLOWCTL_CMD_DEV_GET);
+	mnl_attr_put_strz(req, FLOWCTL_A_DEV_IFNAME, dev);
+	if (nl_talk(n, req, NULL, NULL) < 0)
+		return -1;
+	h = (struct nlmsghdr *)n->reply;
+	mnl_attr_for_each(a, h, sizeof(struct genlmsghdr))
+		if (mnl_attr_get_type(a) == attr)
+			return mnl_attr_get_u8(a);
+	return -1;
+}
+
+FIXTURE(fc) {
+	struct nl n;
+	char buf[NL_BUF];
+	const char *dev;
+};
+
+FIXTURE_SETUP(fc)
+{
+	self->dev = getenv("FC_DEV") ? getenv("FC_DEV") : "p0";
+	ASSERT_EQ(0, nl_open(&self->n))
+		TH_LOG("flowctl family not found: is the module loaded?");
+	ASSERT_NE(0, self->n.family);
+}
+
+FIXTURE_TEARDOWN(fc)
+{
+	mnl_socket_close(self->n.sk);
+}
+
+/* A set request for the fixture's device. */
+static struct nlmsghdr *set_req(FIXTURE_DATA(fc) *self)
+{
+	struct nlmsghdr *req = genl_req(self->buf, self->n.family,
+					FLOWCTL_CMD_DEV_SET);
+
+	mnl_attr_put_strz(req, FLOWCTL_A_DEV_IFNAME, self->dev);
+	return req;
+}
+
+TEST_F(fc, valid_set_accepted)
+{
+	struct nlmsghdr *req = set_req(self);
+
+	mnl_attr_put_u8(req, FLOWCTL_A_DEV_MODE, FLOWCTL_MODE_PFC);
+	EXPECT_EQ(0, nl_talk(&self->n, req, NULL, NULL)) TH_LOG("%s", self->n.msg);
+	EXPECT_EQ(FLOWCTL_MODE_PFC, get_u8(&self->n, self->dev, FLOWCTL_A_DEV_MODE));
+	req = set_req(self);
+	mnl_attr_put_u8(req, FLOWCTL_A_DEV_MODE, FLOWCTL_MODE_PAUSE);
+	EXPECT_EQ(0, nl_talk(&self->n, req, NULL, NULL));
+}
+
+TEST_F(fc, unknown_attribute_refused)
+{
+	struct nlmsghdr *req = set_req(self);
+
+	mnl_attr_put_u8(req, FLOWCTL_A_DEV_MAX + 5, 1);
+	EXPECT_EQ(-EINVAL, nl_talk(&self->n, req, NULL, NULL));
+	EXPECT_NE(0, strlen(self->n.msg)) TH_LOG("no extack message");
+	EXPECT_EQ(FLOWCTL_A_DEV_MAX + 5, self->n.bad_attr_type);
+	TH_LOG("kernel says: %s", self->n.msg);
+}
+
+TEST_F(fc, read_only_attribute_refused)
+{
+	struct nlmsghdr *req = set_req(self);
+
+	mnl_attr_put_u32(req, FLOWCTL_A_DEV_SPEED_MBPS, 1000);
+	EXPECT_EQ(-EINVAL, nl_talk(&self->n, req, NULL, NULL));
+	EXPECT_EQ(FLOWCTL_A_DEV_SPEED_MBPS, self->n.bad_attr_type);
+	EXPECT_NE(0, strlen(self->n.msg));
+}
+
+TEST_F(fc, wrong_length_refused)
+{
+	struct nlmsghdr *req = set_req(self);
+
+	mnl_attr_put_u32(req, FLOWCTL_A_DEV_MODE, FLOWCTL_MODE_PFC);
+	EXPECT_GT(0, nl_talk(&self->n, req, NULL, NULL));
+	EXPECT_EQ(FLOWCTL_A_DEV_MODE, self->n.bad_attr_type);
+	EXPECT_EQ(FLOWCTL_MODE_PAUSE, get_u8(&self->n, self->dev, FLOWCTL_A_DEV_MODE));
+}
+
+TEST_F(fc, mode_out_of_range)
+{
+	struct nlmsghdr *req = set_req(self);
+
+	mnl_attr_put_u8(req, FLOWCTL_A_DEV_MODE, FLOWCTL_MODE_PFC + 1);
+	EXPECT_EQ(-ERANGE, nl_talk(&self->n, req, NULL, NULL));
+	EXPECT_EQ(FLOWCTL_A_DEV_MODE, self->n.bad_attr_type);
+	EXPECT_NE(0, strlen(self->n.msg));
+}
+
+TEST_F(fc, all_or_nothing)
+{
+	struct nlmsghdr *req = set_req(self);
+
+	/* A valid mode and rx next to an invalid speed: nothing changes. */
+	mnl_attr_put_u8(req, FLOWCTL_A_DEV_MODE, FLOWCTL_MODE_OFF);
+	mnl_attr_put_u8(req, FLOWCTL_A_DEV_RX, 0);
+	mnl_attr_put_u32(req, FLOWCTL_A_DEV_SPEED, 5);
+	EXPECT_GT(0, nl_talk(&self->n, req, NULL, NULL));
+	EXPECT_EQ(FLOWCTL_A_DEV_SPEED, self->n.bad_attr_type);
+	TH_LOG("kernel says: %s", self->n.msg);
+	EXPECT_EQ(FLOWCTL_MODE_PAUSE, get_u8(&self->n, self->dev, FLOWCTL_A_DEV_MODE));
+	EXPECT_EQ(1, get_u8(&self->n, self->dev, FLOWCTL_A_DEV_RX));
+}
+
+TEST_F(fc, prio_nest_without_priority)
+{
+	struct nlmsghdr *req = set_req(self);
+	struct nlattr *nest;
+
+	nest = mnl_attr_nest_start(req, FLOWCTL_A_DEV_PRIO);
+	mnl_attr_put_u32(req, FLOWCTL_A_PRIO_XOFF, 1000);
+	mnl_attr_nest_end(req, nest);
+	EXPECT_EQ(-EINVAL, nl_talk(&self->n, req, NULL, NULL));
+	EXPECT_EQ(FLOWCTL_A_DEV_PRIO, self->n.bad_attr_type);
+	EXPECT_NE(0, strlen(self->n.msg));
+}
+
+TEST_F(fc, prio_nest_read_only_inside)
+{
+	struct nlmsghdr *req = set_req(self);
+	struct nlattr *nest;
+
+	nest = mnl_attr_nest_start(req, FLOWCTL_A_DEV_PRIO);
+	mnl_attr_put_u8(req, FLOWCTL_A_PRIO_PRIO, 3);
+	mnl_attr_put_u64(req, FLOWCTL_A_PRIO_DROPS, 0);
+	mnl_attr_nest_end(req, nest);
+	EXPECT_EQ(-EINVAL, nl_talk(&self->n, req, NULL, NULL));
+	EXPECT_EQ(FLOWCTL_A_PRIO_DROPS, self->n.bad_attr_type);
+}
+
+TEST_F(fc, no_device_named)
+{
+	struct nlmsghdr *req = genl_req(self->buf, self->n.family,
+					FLOWCTL_CMD_DEV_SET);
+
+	mnl_attr_put_u8(req, FLOWCTL_A_DEV_MODE, FLOWCTL_MODE_PFC);
+	EXPECT_EQ(-EINVAL, nl_talk(&self->n, req, NULL, NULL));
+	EXPECT_NE(0, strlen(self->n.msg));
+}
+
+TEST_F(fc, no_such_device)
+{
+	struct nlmsghdr *req = genl_req(self->buf, self->n.family,
+					FLOWCTL_CMD_DEV_GET);
+
+	mnl_attr_put_u32(req, FLOWCTL_A_DEV_IFINDEX, 0x7ffffff0);
+	EXPECT_EQ(-ENODEV, nl_talk(&self->n, req, NULL, NULL));
+	EXPECT_EQ(FLOWCTL_A_DEV_IFINDEX, self->n.bad_attr_type);
+}
+
+TEST_F(fc, device_without_flowctl)
+{
+	struct nlmsghdr *req = genl_req(self->buf, self->n.family,
+					FLOWCTL_CMD_DEV_GET);
+
+	mnl_attr_put_strz(req, FLOWCTL_A_DEV_IFNAME, "lo");
+	EXPECT_EQ(-EOPNOTSUPP, nl_talk(&self->n, req, NULL, NULL));
+	EXPECT_NE(0, strlen(self->n.msg));
+}
+
+TEST_F(fc, ifname_and_ifindex_disagree)
+{
+	struct nlmsghdr *req = genl_req(self->buf, self->n.family,
+					FLOWCTL_CMD_DEV_GET);
+
+	mnl_attr_put_u32(req, FLOWCTL_A_DEV_IFINDEX, if_nametoindex("lo"));
+	mnl_attr_put_strz(req, FLOWCTL_A_DEV_IFNAME, self->dev);
+	EXPECT_EQ(-EINVAL, nl_talk(&self->n, req, NULL, NULL));
+	EXPECT_EQ(FLOWCTL_A_DEV_IFNAME, self->n.bad_attr_type);
+}
+
+TEST_HARNESS_MAIN
