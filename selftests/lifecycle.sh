@@ -28,8 +28,8 @@ setup_prepare()
 load()
 {
 	ip netns exec "$B" "$FCTEST" recv 6000 2 >/dev/null &
-	ip netns exec "$A" "$FCTEST" send 198.18.0.2 6000 100 30000 prio 0 &
-	ip netns exec "$A" "$FCTEST" send 198.18.0.2 6000 100 30000 prio 3 &
+	ip netns exec "$A" "$FCTEST" send 198.18.0.2 6000 100 30000 prio 0 >/dev/null &
+	ip netns exec "$A" "$FCTEST" send 198.18.0.2 6000 100 30000 prio 3 >/dev/null &
 	ip netns exec "$B" "$FCTEST" raw b0 "$(pause_hex "$MAC_B" 3000)" \
 		count 5000 interval-us 200 &
 	ip netns exec "$B" "$FCTEST" raw b0 "$(pfc_hex "$MAC_B" 0x08 0 0 0 3000)" \

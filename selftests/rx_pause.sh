@@ -83,7 +83,7 @@ stream()
 		port=${f%%:*}
 		prio=${f##*:}
 		ip netns exec "$A" "$FCTEST" send 198.18.0.2 "$port" $INTERVAL_US \
-			100000 prio "$prio" &
+			100000 prio "$prio" >/dev/null &
 		pids+=($!)
 	done
 	for f in $flows; do
@@ -280,7 +280,7 @@ flowctl_send_pause()
 	ip netns exec "$B" "$FCTEST" recv 5000 1 >"$TMP/r.5000" &
 	local rp=$!
 	while ! grep -q ready "$TMP/r.5000"; do sleep 0.05; done
-	ip netns exec "$A" "$FCTEST" send 198.18.0.2 5000 $INTERVAL_US 100000 &
+	ip netns exec "$A" "$FCTEST" send 198.18.0.2 5000 $INTERVAL_US 100000 >/dev/null &
 	local sp=$!
 	while ! grep -q first "$TMP/r.5000"; do sleep 0.02; done
 	sleep 0.1

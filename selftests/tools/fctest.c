@@ -2,9 +2,11 @@
 /*
  * Traffic helpers for the selftests.
  *
- *   fctest send ADDR PORT INTERVAL_US COUNT [prio P] [tos T]
- *       UDP datagrams at a fixed interval (absolute deadlines, so a stall
- *       does not shift later packets), each carrying its sequence number.
+ *   fctest send ADDR PORT INTERVAL_US COUNT [prio P] [tos T] [size B]
+ *               [sndbuf B]
+ *       UDP datagrams (B bytes of payload, default 64) at a fixed interval
+ *       (absolute deadlines, so a stall does not shift later packets), each
+ *       carrying its sequence number. Prints "sent N" at the end.
  *   fctest recv PORT SECONDS [min-gap-us G]
  *       Print "ready" once bound and "first" at the first datagram (waiting
  *       up to 30 s for it); then receive until SECONDS pass with nothing.
@@ -53,8 +55,9 @@ static void die(const char *what)
 static int do_send(int argc, char **argv)
 {
 	struct sockaddr_in to = { .sin_family = AF_INET };
-	uint64_t interval, count, i, next;
-	char buf[64] = { 0 };
+	uint64_t interval, count, i, next, sent = 0;
+	static char buf[65000];
+	size_t size = 64;
 	int fd, a;
 
 	if (argc < 4)
@@ -68,7 +71,7 @@ static int do_send(int argc, char **argv)
 	if (fd < 0)
 		die("socket");
 	for (a = 4; a + 1 < argc; a += 2) {
-		int v = atoi(argv[a + 1]);
+		int v = (int)strtol(argv[a + 1], NULL, 0);
 
 		if (!strcmp(argv[a], "prio") &&
 		    setsockopt(fd, SOL_SOCKET, SO_PRIORITY, &v, sizeof(v)))
@@ -76,6 +79,11 @@ static int do_send(int argc, char **argv)
 		if (!strcmp(argv[a], "tos") &&
 		    setsockopt(fd, IPPROTO_IP, IP_TOS, &v, sizeof(v)))
 			die("IP_TOS");
+		if (!strcmp(argv[a], "sndbuf") &&
+		    setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &v, sizeof(v)))
+			die("SO_SNDBUF");
+		if (!strcmp(argv[a], "size"))
+			size = v > 8 && v <= (int)sizeof(buf) ? (size_t)v : 64;
 	}
 	next = now_ns();
 	for (i = 0; i < count; i++) {
@@ -83,8 +91,9 @@ static int do_send(int argc, char **argv)
 
 		memcpy(buf, &i, sizeof(i));
 		/* ENOBUFS from a full band is the lab working, not an error. */
-		if (sendto(fd, buf, sizeof(buf), 0, (void *)&to, sizeof(to)) < 0 &&
-		    errno != ENOBUFS)
+		if (sendto(fd, buf, size, 0, (void *)&to, sizeof(to)) >= 0)
+			sent++;
+		else if (errno != ENOBUFS)
 			die("sendto");
 		next += interval;
 		while ((t = now_ns()) < next) {
@@ -94,6 +103,7 @@ static int do_send(int argc, char **argv)
 			nanosleep(&ts, NULL);
 		}
 	}
+	printf("sent %llu\n", (unsigned long long)sent);
 	return 0;
 }
 

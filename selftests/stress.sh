@@ -1,0 +1,224 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Stress for the debug lane (make check-debug, Documentation/check-debug.md):
+# attach, detach, replace and rmmod/modprobe in loops while UDP traffic flows
+# and PAUSE/PFC frames arrive, with netlink set/dump/stats loops and a
+# monitor running in parallel.  On a stock kernel it only shows that nothing
+# oopses; on the debug kernel KASAN, lockdep, debug objects and kmemleak
+# judge it.  Not in selftests/run's default list (it is long): run it as
+# "selftests/run stress.sh".
+#
+#   FLOWCTL_STRESS_SECONDS   how long each loop runs (default 60)
+#
+#   +------------- ns A -------------+      +----------- ns B -----------+
+#   | fctest send prio 0, 3, 5       |      | fctest recv                |
+#   | a0 flowctl: attach/replace/del |======| b0: PAUSE and PFC streams  |
+#   | a1..a3 flowctl (rmmod loop)    | veth | b1..b3: PAUSE streams      |
+#   | flowctl set/show/stats/monitor |      |                            |
+#   +--------------------------------+      +----------------------------+
+
+ALL_TESTS="churn_with_netlink rmmod_under_load netns_teardown"
+source "$(dirname "$0")/lib.sh"
+require_cmd jq tc
+
+SECS=${FLOWCTL_STRESS_SECONDS:-60}
+BG=()
+
+setup_prepare()
+{
+	local i
+
+	setup_ns A B
+	for i in 0 1 2 3; do
+		veth_pair "$A" a$i "$B" b$i || return 1
+		ip -n "$A" addr add 198.18.$i.1/24 dev a$i
+		ip -n "$B" addr add 198.18.$i.2/24 dev b$i
+		ip -n "$A" neigh add 198.18.$i.2 lladdr "$(mac_of "$B" b$i)" \
+			dev a$i nud permanent
+	done
+}
+
+# bg CMD...: run CMD in the background until stop_bg.
+bg()
+{
+	"$@" >/dev/null 2>&1 &
+	BG+=($!)
+}
+
+stop_bg()
+{
+	local p
+
+	for p in "${BG[@]}"; do
+		kill "$p" 2>/dev/null
+	done
+	for p in "${BG[@]}"; do
+		wait "$p" 2>/dev/null
+	done
+	BG=()
+}
+
+# load I: traffic on a$I at three priorities, and PAUSE and PFC frames
+# arriving on it, for longer than any loop runs.
+load()
+{
+	local i=$1 mac n=$((SECS * 5000))
+
+	mac=$(mac_of "$B" b$i)
+	bg ip netns exec "$B" "$FCTEST" recv 600$i $((SECS + 60))
+	for p in 0 3 5; do
+		bg ip netns exec "$A" "$FCTEST" send 198.18.$i.2 600$i 300 "$n" prio $p
+	done
+	bg ip netns exec "$B" "$FCTEST" raw b$i "$(pause_hex "$mac" 2000)" \
+		count "$n" interval-us 300
+	bg ip netns exec "$B" "$FCTEST" raw b$i "$(pfc_hex "$mac" 0x28 0 0 0 3000 0 500)" \
+		count "$n" interval-us 300
+	bg ip netns exec "$B" "$FCTEST" raw b$i "$(pause_hex "$mac" 0)" \
+		count "$n" interval-us 700
+}
+
+# netlink_loop DEV...: set, dump, stats and reset on the devices, forever;
+# errors are expected while a qdisc or the module is away.
+netlink_loop()
+{
+	local i=0 d
+
+	while :; do
+		for d in "$@"; do
+			case $((i % 4)) in
+			0) fc "$A" set dev "$d" mode pfc pfc-prios 3,5 speed 1G xoff 64k xon 32k ;;
+			1) fc "$A" set dev "$d" mode pause rx on tx on speed 100 quanta 1000 ;;
+			2) fc "$A" set dev "$d" mode off rate 50mbit ;;
+			3) fc "$A" set dev "$d" rate off limit 256k prio 3 xoff 16k xon 8k ;;
+			esac
+			fc "$A" -j -s show dev "$d"
+			fc "$A" -j -s show
+			fc "$A" stats reset dev "$d"
+		done
+		i=$((i + 1))
+	done
+}
+
+churn_with_netlink()
+{
+	local end i=0 err=0
+
+	ip netns exec "$A" tc qdisc replace dev a0 root flowctl || err=1
+	load 0
+	bg netlink_loop a0
+	bg netlink_loop a0
+	bg ip netns exec "$A" flowctl monitor
+	end=$((SECONDS + SECS))
+	while [ $SECONDS -lt $end ]; do
+		i=$((i + 1))
+		ip netns exec "$A" tc qdisc replace dev a0 root flowctl || err=1
+		fc "$A" set dev a0 speed 100 mode $([ $((i % 2)) -eq 0 ] && echo pfc || echo pause) \
+			>/dev/null 2>&1
+		case $((i % 5)) in
+		1) ip netns exec "$A" tc qdisc replace dev a0 root pfifo_fast ;;
+		2) ip netns exec "$A" tc qdisc del dev a0 root 2>/dev/null ;;
+		3) ip netns exec "$A" tc qdisc replace dev a0 root handle 1: flowctl ;;
+		4) ip netns exec "$A" tc qdisc replace dev a0 root fq_codel ;;
+		esac
+	done
+	ip netns exec "$A" tc qdisc replace dev a0 root flowctl || err=1
+	stop_bg
+	log_info "$i rounds of attach/replace/detach in $SECS s"
+	check_err $err "attaching flowctl failed during the churn"
+	ip netns exec "$A" tc qdisc show dev a0 | grep -q 'qdisc flowctl'
+	check_err $? "flowctl not attached at the end"
+	fc "$A" -j -s show dev a0 | jq -e '.[0].prio' >/dev/null
+	check_err $? "flowctl show fails after the churn"
+	log_test "attach/replace/detach with netlink set/dump loops, traffic, PAUSE/PFC"
+}
+
+# unload: delete every flowctl qdisc, then rmmod until it works (a qdisc
+# goes away after an RCU grace period, a dump in flight holds the module).
+unload()
+{
+	local i d
+
+	for d in a0 a1 a2 a3; do
+		ip netns exec "$A" tc qdisc del dev "$d" root 2>/dev/null
+	done
+	for i in $(seq 1 100); do
+		rmmod flowctl 2>/dev/null && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+rmmod_under_load()
+{
+	local end n=0 err=0 d
+
+	for d in 0 1 2 3; do
+		load $d
+	done
+	bg netlink_loop a0 a1 a2 a3
+	bg ip netns exec "$A" flowctl monitor
+	end=$((SECONDS + SECS))
+	while [ $SECONDS -lt $end ]; do
+		modprobe flowctl || { err=1; break; }
+		for d in a0 a1 a2 a3; do
+			ip netns exec "$A" tc qdisc replace dev $d root flowctl || err=1
+		done
+		sleep 0.$((RANDOM % 5))
+		ip netns exec "$A" tc qdisc replace dev a1 root pfifo_fast
+		unload || { err=2; break; }
+		n=$((n + 1))
+	done
+	stop_bg
+	log_info "$n unloads in $SECS s"
+	case $err in
+	1) check_err 1 "modprobe flowctl or attaching it failed in the loop" ;;
+	2) check_err 1 "rmmod flowctl failed after every qdisc was deleted" ;;
+	esac
+	modprobe flowctl
+	check_err $? "modprobe after the loop"
+	log_test "rmmod/modprobe while traffic flows, PAUSE/PFC arrive, netlink loops"
+}
+
+netns_teardown()
+{
+	local end n=0 err=0 X Y xp yp
+
+	end=$((SECONDS + SECS / 2))
+	while [ $SECONDS -lt $end ]; do
+		X=fc-X-$$-$n Y=fc-Y-$$-$n
+		{ ip netns add "$X" && ip netns add "$Y"; } || { err=1; break; }
+		ip link add name x0 netns "$X" type veth peer name y0 netns "$Y"
+		ip -n "$X" link set x0 up
+		ip -n "$Y" link set y0 up
+		ip -n "$X" addr add 198.18.9.1/24 dev x0
+		ip -n "$X" neigh add 198.18.9.2 lladdr "$(mac_of "$Y" y0)" dev x0 nud permanent
+		ip netns exec "$X" tc qdisc add dev x0 root flowctl || err=1
+		ip netns exec "$X" flowctl set dev x0 mode pfc pfc-prios all >/dev/null 2>&1
+		ip netns exec "$Y" "$FCTEST" raw y0 "$(pfc_hex "$(mac_of "$Y" y0)" 0xff \
+			65535 65535 65535 65535 65535 65535 65535 65535)" \
+			count 100000 interval-us 200 >/dev/null 2>&1 &
+		yp=$!
+		ip netns exec "$X" "$FCTEST" send 198.18.9.2 7000 200 100000 prio 3 >/dev/null 2>&1 &
+		xp=$!
+		ip netns exec "$X" flowctl monitor >/dev/null 2>&1 &
+		xp="$xp $!"
+		sleep 0.3
+		# The name goes first; the namespace itself (and the qdisc with
+		# it) when its last process exits, while PFC still arrives.
+		ip netns del "$X" || err=1
+		# shellcheck disable=SC2086
+		kill $xp 2>/dev/null
+		sleep 0.2
+		kill $yp 2>/dev/null
+		wait
+		ip netns del "$Y"
+		n=$((n + 1))
+	done
+	log_info "$n namespaces deleted with a paused flowctl attached"
+	check_err $err "creating or deleting the namespaces failed"
+	log_test "namespaces deleted under PFC, traffic and a monitor"
+}
+
+setup_prepare || { echo "1..0 # SKIP setup failed"; exit 1; }
+run_tests
