@@ -117,6 +117,7 @@ struct fc_snapshot {
 	struct fc_rx_stats rxs;
 	struct {
 		u64 pause_left_ns;
+		u64 pause_elapsed_ns;
 		u64 paused_ns_total;
 		u64 episodes;
 		u64 rx_pfc;

@@ -100,6 +100,8 @@ static int fc_fill_prio(struct sk_buff *msg, const struct fc_snapshot *s,
 	if (nla_put_u8(msg, FLOWCTL_A_PRIO_PRIO, prio) ||
 	    nla_put_u8(msg, FLOWCTL_A_PRIO_PAUSED, p->pause_left_ns > 0) ||
 	    fc_put_u64(msg, FLOWCTL_A_PRIO_PAUSE_LEFT_NS, p->pause_left_ns, pad) ||
+	    fc_put_u64(msg, FLOWCTL_A_PRIO_PAUSE_ELAPSED_NS,
+		       p->pause_elapsed_ns, pad) ||
 	    fc_put_u64(msg, FLOWCTL_A_PRIO_PAUSED_NS_TOTAL,
 		       p->paused_ns_total, pad) ||
 	    fc_put_u64(msg, FLOWCTL_A_PRIO_PAUSE_EPISODES, p->episodes, pad) ||

@@ -278,8 +278,10 @@ void fc_rx_snapshot(struct fc_sched *q, struct fc_snapshot *s, u64 now)
 		if (r->until) {
 			s->prio[prio].paused_ns_total +=
 				min(r->until, now) - r->start;
-			if (r->until > now)
+			if (r->until > now) {
 				s->prio[prio].pause_left_ns = r->until - now;
+				s->prio[prio].pause_elapsed_ns = now - r->start;
+			}
 		}
 		s->prio[prio].episodes = r->episodes;
 		s->prio[prio].rx_pfc = r->rx_pfc;

@@ -28,6 +28,7 @@ ALL_TESTS="pause_times pause_scapy pause_replace_longer pause_replace_shorter
 	   flowctl_send_pause"
 source "$(dirname "$0")/lib.sh"
 require_cmd jq tc ip
+RETRY_TIMING=1
 
 SPEED=100
 INTERVAL_US=500
@@ -172,7 +173,21 @@ pfc_one_prio()
 	stream 500 "5000:0 5003:3" 0 "$(pfc_hex "$MAC_B" 0x08 0 0 0 40000)"
 	check_gap "${GAP[5003]}" "$(quanta_us 40000)" "PFC prio 3"
 	check_range "${GAP[5000]}" 0 $UNPAUSED_US "prio 0 gap while prio 3 paused (us)"
-	fc "$A" set dev a0 mode pause
+	# Who is paused, on which priority, since when: at 10 Mb/s 65535
+	# quanta last 3.36 s, time enough to look once in the middle.
+	fc "$A" set dev a0 speed 10
+	ip netns exec "$B" "$FCTEST" raw b0 "$(pfc_hex "$MAC_B" 0x08 0 0 0 65535)"
+	local s left el
+	s=$(fc "$A" -j -s show dev a0)
+	left=$(echo "$s" | jq '.[0].prio[3].pause_left_ns')
+	el=$(echo "$s" | jq '.[0].prio[3].pause_elapsed_ns')
+	check_eq "$(echo "$s" | jq '.[0].prio[3].paused')" true "prio 3 paused"
+	check_eq "$(echo "$s" | jq '.[0].prio[0].paused')" false "prio 0 paused"
+	check_range $((left + el)) 3355392000 3355392000 "pause_left_ns + pause_elapsed_ns"
+	fc "$A" -s show dev a0 | grep -q "prio 3: paused by the partner for"
+	check_err $? "show does not say prio 3 is paused by the partner, for how long"
+	ip netns exec "$B" "$FCTEST" raw b0 "$(pfc_hex "$MAC_B" 0x08 0 0 0 0)"
+	fc "$A" set dev a0 mode pause speed $SPEED
 	log_test "PFC pauses priority 3 while priority 0 keeps its rate"
 }
 

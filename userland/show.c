@@ -234,12 +234,16 @@ static void print_prio(const struct fc_prio *p, unsigned int what)
 			print_bool(PRINT_JSON, "paused", NULL, paused);
 		if (paused) {
 			print_text(" paused by the partner");
+			prio_ns(p, FLOWCTL_A_PRIO_PAUSE_ELAPSED_NS, st,
+				"pause_elapsed_ns", " for %s");
 			prio_ns(p, FLOWCTL_A_PRIO_PAUSE_LEFT_NS, st,
 				"pause_left_ns", ", %s left");
 			print_text(";");
 		} else {
 			prio_u64(p, FLOWCTL_A_PRIO_PAUSE_LEFT_NS, PRINT_JSON,
 				 "pause_left_ns", NULL);
+			prio_u64(p, FLOWCTL_A_PRIO_PAUSE_ELAPSED_NS, PRINT_JSON,
+				 "pause_elapsed_ns", NULL);
 		}
 		if (FC_HAS(p->have, FLOWCTL_A_PRIO_XOFF_ACTIVE))
 			print_bool(PRINT_JSON, "xoff_active", NULL, xoff);

@@ -110,6 +110,7 @@ enum {
 	FLOWCTL_A_PRIO_CHARGE_BYTES,	/* u64 (ro) */
 	FLOWCTL_A_PRIO_XOFF_ACTIVE,	/* u8 (ro) */
 	FLOWCTL_A_PRIO_PARTNER_IGNORED,	/* u64 (ro) */
+	FLOWCTL_A_PRIO_PAUSE_ELAPSED_NS, /* u64 (ro): the running pause so far */
 
 	__FLOWCTL_A_PRIO_MAX,
 	FLOWCTL_A_PRIO_MAX = (__FLOWCTL_A_PRIO_MAX - 1)
