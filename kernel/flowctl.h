@@ -11,6 +11,7 @@
 #define _FLOWCTL_H
 
 #include <linux/hrtimer.h>
+#include <linux/interrupt.h>
 #include <linux/netdevice.h>
 #include <linux/netfilter.h>
 #include <linux/spinlock.h>
@@ -24,6 +25,12 @@
 #define FC_MAX_LIMIT		(256 * 1024 * 1024)
 #define FC_MAX_SPEED		800000	/* Mb/s: 800GBASE */
 #define FC_MIN_SPEED		10	/* Mb/s: 10BASE-T */
+#define FC_WIRE_OVERHEAD	24	/* preamble+SFD 8, FCS 4, gap 12 */
+#define FC_MAX_WIRE_PKT		(65536 + 45 * FC_WIRE_OVERHEAD)
+#define FC_LINK_BIT		BIT(FC_PRIOS)	/* link-level PAUSE state */
+#define FC_SW_REACTION_NS	(500 * NSEC_PER_USEC)
+#define FC_SHAPER_BURST_NS	(2 * NSEC_PER_MSEC)
+#define FC_CTRL_LIMIT		64	/* MAC Control frames queued */
 
 /* Configuration: never changed once published, replaced whole. */
 struct fc_cfg {
@@ -51,6 +58,44 @@ struct fc_band {
 	u64 drops;
 };
 
+/* The ingress side of a port: bytes it owns in egress bands. */
+struct fc_charge {
+	refcount_t ref;		/* the port, and each charged skb */
+	struct fc_sched __rcu *port;	/* NULL once the port is gone */
+	atomic64_t bytes[FC_PRIOS];
+	struct rcu_head rcu;
+};
+
+/* What flowctl keeps in an enqueued skb's qdisc control block. */
+struct fc_skb_cb {
+	struct fc_charge *charge;	/* NULL: charged to no port */
+	u32 wire_len;
+	u8 cprio;
+};
+
+static inline struct fc_skb_cb *fc_skb_cb(struct sk_buff *skb)
+{
+	qdisc_cb_private_validate(skb, sizeof(struct fc_skb_cb));
+	return (struct fc_skb_cb *)qdisc_skb_cb(skb)->data;
+}
+
+/* Bytes a frame takes on the wire: GSO segments each pay the overhead. */
+static inline u32 fc_wire_len(const struct sk_buff *skb)
+{
+	u32 segs = skb_is_gso(skb) ? skb_shinfo(skb)->gso_segs : 1;
+
+	return max_t(u32, qdisc_pkt_len(skb), ETH_ZLEN) +
+	       segs * FC_WIRE_OVERHEAD;
+}
+
+struct fc_tx_stats {
+	u64 tx_pause;
+	u64 tx_xon;
+	u64 tx_pfc;
+	u64 prio_tx_pfc[FC_PRIOS];
+	u64 prio_tx_pfc_xon[FC_PRIOS];
+};
+
 /* Receive-side state of one priority; rx_lock except until (see rx.c). */
 struct fc_prio_rx {
 	u64 until;		/* CLOCK_MONOTONIC ns the gate opens, 0 = open */
@@ -76,11 +121,28 @@ struct fc_sched {
 	struct fc_cfg __rcu *cfg;
 	struct Qdisc *sch;
 	u32 speed_mbps;		/* in use, 0 = none */
+	u64 rate;		/* shaper, bit/s, 0 = off */
 	u8 speed_src;		/* enum flowctl_speed_source */
+
+	u32 thr_xoff[FC_PRIOS + 1];	/* effective; [FC_PRIOS]: port */
+	u32 thr_xon[FC_PRIOS + 1];
+	u32 allowance;		/* bytes the partner may send after XOFF */
+	struct fc_charge *charge;
 
 	/* read/write, qdisc lock */
 	struct fc_band band[FC_PRIOS];
+	struct qdisc_skb_head ctrl;	/* MAC Control frames: first, ungated */
 	struct qdisc_watchdog watchdog;
+	u64 t_next;		/* shaper: earliest next data transmission */
+
+	/* read/write, tx timer */
+	struct hrtimer tx_timer;
+	struct tasklet_struct tx_tasklet;
+	u16 tx_active;		/* XOFF in force: bit p, or FC_LINK_BIT */
+	u64 tx_refresh_at;
+	struct fc_tx_stats txs;
+	atomic64_t since_xoff[FC_PRIOS];
+	atomic64_t partner_ignored[FC_PRIOS];
 
 	/* read/write, rx_lock */
 	spinlock_t rx_lock ____cacheline_aligned_in_smp;
@@ -129,12 +191,25 @@ struct fc_snapshot {
 		u64 drops;
 		u32 xoff;
 		u32 xon;
+		u64 tx_pfc;
+		u64 tx_pfc_xon;
+		u64 charge_bytes;
+		u64 partner_ignored;
+		u8 xoff_active;
 	} prio[FC_PRIOS];
+	struct fc_tx_stats txs;
+	u64 partner_ignored;
+	u32 xoff;
+	u32 xon;
+	u8 tx_link_active;
+	u32 headroom;
 };
 
 extern struct Qdisc_ops fc_qdisc_ops;
 
 /* qdisc.c */
+u8 fc_classify(const struct fc_cfg *cfg, struct sk_buff *skb);
+u32 fc_resolve_speed(struct fc_sched *q, const struct fc_cfg *cfg, u8 *src);
 struct fc_sched *fc_from_dev(struct net_device *dev);
 struct fc_cfg *fc_cfg_dup(struct fc_sched *q);
 int fc_cfg_commit(struct fc_sched *q, struct fc_cfg *ncfg,
@@ -151,6 +226,19 @@ void fc_rx_destroy(struct fc_sched *q);
 void fc_rx_release(struct fc_sched *q, u8 mask);
 void fc_rx_snapshot(struct fc_sched *q, struct fc_snapshot *s, u64 now);
 void fc_rx_reset_counters(struct fc_sched *q);
+
+/* tx.c */
+u32 fc_headroom(u32 speed);
+void fc_tx_thresholds(struct fc_sched *q);
+struct fc_charge *fc_charge_alloc(struct fc_sched *q);
+void fc_charge_put(struct fc_charge *c);
+void fc_charge_skb(struct sk_buff *skb, struct net *net, u8 prio, u8 etrust,
+		   u32 len);
+void fc_uncharge_skb(struct sk_buff *skb);
+void fc_tx_init(struct fc_sched *q);
+void fc_tx_reconsider(struct fc_sched *q);
+void fc_tx_unpublish(struct fc_sched *q);
+void fc_tx_destroy(struct fc_sched *q);
 
 /* netlink.c */
 int fc_netlink_init(void);

@@ -29,6 +29,10 @@ static struct netlink_range_validation fc_speed_range = {
 	.min = 0, .max = FC_MAX_SPEED,
 };
 
+static struct netlink_range_validation fc_rate_range = {
+	.min = 0, .max = (u64)FC_MAX_SPEED * 1000000,
+};
+
 static struct netlink_range_validation fc_limit_range = {
 	.min = FC_MIN_LIMIT, .max = FC_MAX_LIMIT,
 };
@@ -47,7 +51,7 @@ static const struct nla_policy fc_dev_set_policy[FLOWCTL_A_DEV_MAX + 1] = {
 	[FLOWCTL_A_DEV_PFC_PRIOS] = { .type = NLA_U8 },
 	[FLOWCTL_A_DEV_TRUST]	= NLA_POLICY_MAX(NLA_U8, FLOWCTL_TRUST_DSCP),
 	[FLOWCTL_A_DEV_SPEED]	= NLA_POLICY_FULL_RANGE(NLA_U32, &fc_speed_range),
-	[FLOWCTL_A_DEV_RATE]	= { .type = NLA_U64 },
+	[FLOWCTL_A_DEV_RATE]	= NLA_POLICY_FULL_RANGE(NLA_U64, &fc_rate_range),
 	[FLOWCTL_A_DEV_LIMIT]	= NLA_POLICY_FULL_RANGE(NLA_U32, &fc_limit_range),
 	[FLOWCTL_A_DEV_XOFF]	= { .type = NLA_U32 },
 	[FLOWCTL_A_DEV_XON]	= { .type = NLA_U32 },
@@ -71,15 +75,16 @@ static int fc_fill_stats(struct sk_buff *msg, const struct fc_snapshot *s)
 	if (fc_put_u64(msg, FLOWCTL_A_STATS_RX_PAUSE, s->rxs.rx_pause, pad) ||
 	    fc_put_u64(msg, FLOWCTL_A_STATS_RX_XON, s->rxs.rx_xon, pad) ||
 	    fc_put_u64(msg, FLOWCTL_A_STATS_RX_PFC, s->rxs.rx_pfc, pad) ||
-	    fc_put_u64(msg, FLOWCTL_A_STATS_TX_PAUSE, 0, pad) ||
-	    fc_put_u64(msg, FLOWCTL_A_STATS_TX_XON, 0, pad) ||
-	    fc_put_u64(msg, FLOWCTL_A_STATS_TX_PFC, 0, pad) ||
+	    fc_put_u64(msg, FLOWCTL_A_STATS_TX_PAUSE, s->txs.tx_pause, pad) ||
+	    fc_put_u64(msg, FLOWCTL_A_STATS_TX_XON, s->txs.tx_xon, pad) ||
+	    fc_put_u64(msg, FLOWCTL_A_STATS_TX_PFC, s->txs.tx_pfc, pad) ||
 	    fc_put_u64(msg, FLOWCTL_A_STATS_RX_IGNORED, s->rxs.rx_ignored, pad) ||
 	    fc_put_u64(msg, FLOWCTL_A_STATS_RX_MALFORMED,
 		       s->rxs.rx_malformed, pad) ||
 	    fc_put_u64(msg, FLOWCTL_A_STATS_RX_UNSUPPORTED,
 		       s->rxs.rx_unsupported, pad) ||
-	    fc_put_u64(msg, FLOWCTL_A_STATS_PARTNER_IGNORED, 0, pad)) {
+	    fc_put_u64(msg, FLOWCTL_A_STATS_PARTNER_IGNORED,
+		       s->partner_ignored, pad)) {
 		nla_nest_cancel(msg, nest);
 		return -EMSGSIZE;
 	}
@@ -107,8 +112,8 @@ static int fc_fill_prio(struct sk_buff *msg, const struct fc_snapshot *s,
 	    fc_put_u64(msg, FLOWCTL_A_PRIO_PAUSE_EPISODES, p->episodes, pad) ||
 	    fc_put_u64(msg, FLOWCTL_A_PRIO_RX_PFC, p->rx_pfc, pad) ||
 	    fc_put_u64(msg, FLOWCTL_A_PRIO_RX_PFC_XON, p->rx_pfc_xon, pad) ||
-	    fc_put_u64(msg, FLOWCTL_A_PRIO_TX_PFC, 0, pad) ||
-	    fc_put_u64(msg, FLOWCTL_A_PRIO_TX_PFC_XON, 0, pad) ||
+	    fc_put_u64(msg, FLOWCTL_A_PRIO_TX_PFC, p->tx_pfc, pad) ||
+	    fc_put_u64(msg, FLOWCTL_A_PRIO_TX_PFC_XON, p->tx_pfc_xon, pad) ||
 	    fc_put_u64(msg, FLOWCTL_A_PRIO_TX_PACKETS, p->tx_packets, pad) ||
 	    fc_put_u64(msg, FLOWCTL_A_PRIO_TX_BYTES, p->tx_bytes, pad) ||
 	    fc_put_u64(msg, FLOWCTL_A_PRIO_BACKLOG_BYTES, p->backlog_bytes, pad) ||
@@ -116,7 +121,12 @@ static int fc_fill_prio(struct sk_buff *msg, const struct fc_snapshot *s,
 		       p->backlog_packets, pad) ||
 	    fc_put_u64(msg, FLOWCTL_A_PRIO_DROPS, p->drops, pad) ||
 	    nla_put_u32(msg, FLOWCTL_A_PRIO_XOFF, p->xoff) ||
-	    nla_put_u32(msg, FLOWCTL_A_PRIO_XON, p->xon)) {
+	    nla_put_u32(msg, FLOWCTL_A_PRIO_XON, p->xon) ||
+	    fc_put_u64(msg, FLOWCTL_A_PRIO_CHARGE_BYTES, p->charge_bytes, pad) ||
+	    nla_put_u8(msg, FLOWCTL_A_PRIO_XOFF_ACTIVE,
+		       p->xoff_active || s->tx_link_active) ||
+	    fc_put_u64(msg, FLOWCTL_A_PRIO_PARTNER_IGNORED,
+		       p->partner_ignored, pad)) {
 		nla_nest_cancel(msg, nest);
 		return -EMSGSIZE;
 	}
@@ -150,9 +160,10 @@ static int fc_nl_fill(struct sk_buff *msg, struct fc_sched *q,
 	    nla_put_u8(msg, FLOWCTL_A_DEV_SPEED_SOURCE, s->speed_src) ||
 	    fc_put_u64(msg, FLOWCTL_A_DEV_RATE, c->rate, FLOWCTL_A_DEV_PAD) ||
 	    nla_put_u32(msg, FLOWCTL_A_DEV_LIMIT, c->limit) ||
-	    nla_put_u32(msg, FLOWCTL_A_DEV_XOFF, c->xoff) ||
-	    nla_put_u32(msg, FLOWCTL_A_DEV_XON, c->xon) ||
+	    nla_put_u32(msg, FLOWCTL_A_DEV_XOFF, s->xoff) ||
+	    nla_put_u32(msg, FLOWCTL_A_DEV_XON, s->xon) ||
 	    nla_put_u16(msg, FLOWCTL_A_DEV_QUANTA, c->quanta) ||
+	    nla_put_u32(msg, FLOWCTL_A_DEV_HEADROOM, s->headroom) ||
 	    fc_fill_stats(msg, s))
 		goto cancel;
 	for (prio = 0; prio < FC_PRIOS; prio++)
@@ -277,42 +288,40 @@ static int fc_nl_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	return skb->len;
 }
 
-static int fc_nl_set_thresholds(u32 xoff, u32 xon, u32 limit,
+static int fc_nl_set_thresholds(u32 xoff, u32 xon, u32 limit, u32 head,
 				struct nlattr *at, struct netlink_ext_ack *extack)
 {
 	if (!xoff && !xon)
 		return 0;
-	if (xon >= xoff) {
-		NL_SET_ERR_MSG_ATTR(extack, at, "xon must be below xoff");
+	if (xoff + head > limit) {
+		NL_SET_ERR_MSG_ATTR(extack, at,
+				    "xoff leaves no headroom: limit - xoff must hold the partner's reaction allowance and two maximal frames (see flowctl show)");
 		return -EINVAL;
 	}
-	if (xoff > limit) {
-		NL_SET_ERR_MSG_ATTR(extack, at, "xoff is above the band limit");
+	if (xon >= xoff) {
+		NL_SET_ERR_MSG_ATTR(extack, at, "xon must be below xoff");
 		return -EINVAL;
 	}
 	return 0;
 }
 
 /* Apply the request's attributes to c, a private copy. No side effects. */
-static int fc_nl_parse_cfg(struct fc_cfg *c, struct genl_info *info)
+static int fc_nl_parse_cfg(struct fc_sched *q, struct fc_cfg *c,
+			   struct genl_info *info)
 {
 	struct netlink_ext_ack *extack = info->extack;
 	struct nlattr **tb = info->attrs;
 	struct nlattr *a, *ptb[FLOWCTL_A_PRIO_MAX + 1];
 	int rem, err, prio;
+	u32 head;
+	u8 src;
 
 	if (tb[FLOWCTL_A_DEV_MODE])
 		c->mode = nla_get_u8(tb[FLOWCTL_A_DEV_MODE]);
 	if (tb[FLOWCTL_A_DEV_RX])
 		c->rx = nla_get_u8(tb[FLOWCTL_A_DEV_RX]);
-	if (tb[FLOWCTL_A_DEV_TX]) {
-		if (nla_get_u8(tb[FLOWCTL_A_DEV_TX])) {
-			NL_SET_ERR_MSG_ATTR(extack, tb[FLOWCTL_A_DEV_TX],
-					    "sending PAUSE/PFC (tx on) is not available in this version");
-			return -EOPNOTSUPP;
-		}
-		c->tx = 0;
-	}
+	if (tb[FLOWCTL_A_DEV_TX])
+		c->tx = nla_get_u8(tb[FLOWCTL_A_DEV_TX]);
 	if (tb[FLOWCTL_A_DEV_PFC_PRIOS])
 		c->pfc_prios = nla_get_u8(tb[FLOWCTL_A_DEV_PFC_PRIOS]);
 	if (tb[FLOWCTL_A_DEV_TRUST])
@@ -326,12 +335,12 @@ static int fc_nl_parse_cfg(struct fc_cfg *c, struct genl_info *info)
 		}
 	}
 	if (tb[FLOWCTL_A_DEV_RATE]) {
-		if (nla_get_u64(tb[FLOWCTL_A_DEV_RATE])) {
+		c->rate = nla_get_u64(tb[FLOWCTL_A_DEV_RATE]);
+		if (c->rate && c->rate < 64000) {
 			NL_SET_ERR_MSG_ATTR(extack, tb[FLOWCTL_A_DEV_RATE],
-					    "the egress shaper (rate) is not available in this version");
-			return -EOPNOTSUPP;
+					    "rate below 64 kbit/s");
+			return -ERANGE;
 		}
-		c->rate = 0;
 	}
 	if (tb[FLOWCTL_A_DEV_LIMIT])
 		c->limit = nla_get_u32(tb[FLOWCTL_A_DEV_LIMIT]);
@@ -341,6 +350,9 @@ static int fc_nl_parse_cfg(struct fc_cfg *c, struct genl_info *info)
 		c->xon = nla_get_u32(tb[FLOWCTL_A_DEV_XON]);
 	if (tb[FLOWCTL_A_DEV_QUANTA])
 		c->quanta = nla_get_u16(tb[FLOWCTL_A_DEV_QUANTA]);
+
+	/* The headroom XOFF must leave depends on the speed this set gives. */
+	head = fc_headroom(fc_resolve_speed(q, c, &src));
 
 	/* FLOWCTL_A_DEV_PRIO repeats; info->attrs holds only the last. */
 	nlmsg_for_each_attr(a, info->nlhdr, GENL_HDRLEN, rem) {
@@ -360,7 +372,7 @@ static int fc_nl_parse_cfg(struct fc_cfg *c, struct genl_info *info)
 		if (ptb[FLOWCTL_A_PRIO_XON])
 			c->prio_xon[prio] = nla_get_u32(ptb[FLOWCTL_A_PRIO_XON]);
 		err = fc_nl_set_thresholds(c->prio_xoff[prio],
-					   c->prio_xon[prio], c->limit, a,
+					   c->prio_xon[prio], c->limit, head, a,
 					   extack);
 		if (err)
 			return err;
@@ -369,13 +381,17 @@ static int fc_nl_parse_cfg(struct fc_cfg *c, struct genl_info *info)
 	a = tb[FLOWCTL_A_DEV_XOFF] ? tb[FLOWCTL_A_DEV_XOFF] :
 	    tb[FLOWCTL_A_DEV_XON] ? tb[FLOWCTL_A_DEV_XON] :
 	    tb[FLOWCTL_A_DEV_LIMIT];
-	err = fc_nl_set_thresholds(c->xoff, c->xon, c->limit, a, extack);
+	err = fc_nl_set_thresholds(c->xoff, c->xon, c->limit, head, a, extack);
 	if (err)
 		return err;
-	for (prio = 0; prio < FC_PRIOS && tb[FLOWCTL_A_DEV_LIMIT]; prio++) {
-		if (c->prio_xoff[prio] > c->limit) {
-			NL_SET_ERR_MSG_ATTR(extack, tb[FLOWCTL_A_DEV_LIMIT],
-					    "limit is below a priority's xoff");
+	for (prio = 0; prio < FC_PRIOS; prio++) {
+		a = tb[FLOWCTL_A_DEV_LIMIT] ? tb[FLOWCTL_A_DEV_LIMIT] :
+		    tb[FLOWCTL_A_DEV_SPEED] ? tb[FLOWCTL_A_DEV_SPEED] :
+		    tb[FLOWCTL_A_DEV_RATE];
+		if (a && c->prio_xoff[prio] &&
+		    c->prio_xoff[prio] + head > c->limit) {
+			NL_SET_ERR_MSG_ATTR(extack, a,
+					    "a priority's xoff would leave no headroom below the limit");
 			return -EINVAL;
 		}
 	}
@@ -399,7 +415,7 @@ static int fc_nl_set_doit(struct sk_buff *skb, struct genl_info *info)
 		err = -ENOMEM;
 		goto unlock;
 	}
-	err = fc_nl_parse_cfg(ncfg, info);
+	err = fc_nl_parse_cfg(q, ncfg, info);
 	if (err) {
 		kfree(ncfg);
 		goto unlock;

@@ -25,7 +25,7 @@
 #include <net/dsfield.h>
 #include "flowctl.h"
 
-static u8 fc_classify(const struct fc_cfg *cfg, struct sk_buff *skb)
+u8 fc_classify(const struct fc_cfg *cfg, struct sk_buff *skb)
 {
 	int off = skb_mac_header_was_set(skb) ? skb_mac_offset(skb) : 0;
 	__be16 proto = skb->protocol;
@@ -66,22 +66,32 @@ static int fc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	unsigned int len = qdisc_pkt_len(skb);
 	const struct fc_cfg *cfg;
 	struct fc_band *b;
-	u32 limit;
 	u8 prio;
+
+	/* MAC Control frames (ours or flowctl send's) go ahead of data. */
+	if (unlikely(skb->protocol == htons(ETH_P_PAUSE))) {
+		if (q->ctrl.qlen >= FC_CTRL_LIMIT)
+			return qdisc_drop(skb, sch, to_free);
+		fc_skb_cb(skb)->charge = NULL;
+		__qdisc_enqueue_tail(skb, &q->ctrl);
+		goto queued;
+	}
 
 	rcu_read_lock();
 	cfg = rcu_dereference(q->cfg);
 	prio = fc_classify(cfg, skb);
-	limit = cfg->limit;
-	rcu_read_unlock();
-
 	b = &q->band[prio];
-	if (unlikely(b->backlog + len > limit)) {
+	if (unlikely(b->backlog + len > cfg->limit)) {
+		rcu_read_unlock();
 		b->drops++;
 		return qdisc_drop(skb, sch, to_free);
 	}
+	fc_charge_skb(skb, dev_net(qdisc_dev(sch)), prio, cfg->trust,
+		      fc_wire_len(skb));
+	rcu_read_unlock();
 	__qdisc_enqueue_tail(skb, &b->q);
 	b->backlog += len;
+queued:
 	qdisc_qstats_backlog_inc(sch, skb);
 	sch->q.qlen++;
 	return NET_XMIT_SUCCESS;
@@ -91,10 +101,24 @@ static struct sk_buff *fc_dequeue(struct Qdisc *sch)
 {
 	struct fc_sched *q = qdisc_priv(sch);
 	u64 now = ktime_get_ns();
-	u64 next = U64_MAX;
+	u64 next = U64_MAX, rate;
 	struct sk_buff *skb;
 	struct fc_band *b;
 	int prio;
+
+	if (unlikely(q->ctrl.qlen)) {
+		skb = __qdisc_dequeue_head(&q->ctrl);
+		goto found;
+	}
+	/* The shaper: a virtual clock of the wire. A late wake-up may catch
+	 * up by FC_SHAPER_BURST_NS of line time, so timer latency does not
+	 * lower the average rate; longer idle time earns nothing.
+	 */
+	rate = READ_ONCE(q->rate);
+	if (rate && now < q->t_next) {
+		qdisc_watchdog_schedule_ns(&q->watchdog, q->t_next);
+		return NULL;
+	}
 
 	for (prio = FC_PRIOS - 1; prio >= 0; prio--) {
 		u64 until;
@@ -114,6 +138,11 @@ static struct sk_buff *fc_dequeue(struct Qdisc *sch)
 		b->backlog -= qdisc_pkt_len(skb);
 		b->tx_packets++;
 		b->tx_bytes += qdisc_pkt_len(skb);
+		fc_uncharge_skb(skb);
+		if (rate)
+			q->t_next = max(q->t_next, now - FC_SHAPER_BURST_NS) +
+				    div64_u64((u64)fc_wire_len(skb) * 8 *
+					      NSEC_PER_SEC, rate);
 		goto found;
 	}
 	if (next != U64_MAX)
@@ -128,20 +157,28 @@ found:
 	return skb;
 }
 
+static void fc_purge_queue(struct qdisc_skb_head *qh)
+{
+	struct sk_buff *skb;
+
+	for (skb = qh->head; skb; skb = skb->next)
+		fc_uncharge_skb(skb);
+	rtnl_kfree_skbs(qh->head, qh->tail);
+	qh->head = NULL;
+	qh->tail = NULL;
+	qh->qlen = 0;
+}
+
 static void fc_purge(struct Qdisc *sch)
 {
 	struct fc_sched *q = qdisc_priv(sch);
 	int prio;
 
 	for (prio = 0; prio < FC_PRIOS; prio++) {
-		struct fc_band *b = &q->band[prio];
-
-		rtnl_kfree_skbs(b->q.head, b->q.tail);
-		b->q.head = NULL;
-		b->q.tail = NULL;
-		b->q.qlen = 0;
-		b->backlog = 0;
+		fc_purge_queue(&q->band[prio].q);
+		q->band[prio].backlog = 0;
 	}
+	fc_purge_queue(&q->ctrl);
 }
 
 static void fc_reset(struct Qdisc *sch)
@@ -177,9 +214,8 @@ struct fc_sched *fc_from_dev(struct net_device *dev)
  * shaper's rate, then the device's own link speed when it runs full duplex
  * (PAUSE does not exist on half duplex). Called under RTNL.
  */
-void fc_update_speed(struct fc_sched *q)
+u32 fc_resolve_speed(struct fc_sched *q, const struct fc_cfg *cfg, u8 *srcp)
 {
-	const struct fc_cfg *cfg = rtnl_dereference(q->cfg);
 	struct net_device *dev = qdisc_dev(q->sch);
 	struct ethtool_link_ksettings ks;
 	u8 src = FLOWCTL_SPEED_SRC_NONE;
@@ -197,8 +233,21 @@ void fc_update_speed(struct fc_sched *q)
 		speed = ks.base.speed;
 		src = FLOWCTL_SPEED_SRC_ETHTOOL;
 	}
+	*srcp = src;
+	return speed;
+}
+
+/* Also the thresholds, whose headroom depends on the speed. */
+void fc_update_speed(struct fc_sched *q)
+{
+	const struct fc_cfg *cfg = rtnl_dereference(q->cfg);
+	u8 src;
+	u32 speed = fc_resolve_speed(q, cfg, &src);
+
 	WRITE_ONCE(q->speed_mbps, speed);
 	WRITE_ONCE(q->speed_src, src);
+	WRITE_ONCE(q->rate, cfg->rate);
+	fc_tx_thresholds(q);
 }
 
 struct fc_cfg *fc_cfg_dup(struct fc_sched *q)
@@ -232,6 +281,7 @@ int fc_cfg_commit(struct fc_sched *q, struct fc_cfg *ncfg,
 	if (keep != 0xff)
 		fc_rx_release(q, ~keep);
 	kfree_rcu(old, rcu);
+	fc_tx_reconsider(q);
 	fc_schedule(q);
 	return 0;
 }
@@ -255,9 +305,23 @@ void fc_snapshot(struct fc_sched *q, struct fc_snapshot *s)
 		s->prio[prio].backlog_bytes = b->backlog;
 		s->prio[prio].backlog_packets = b->q.qlen;
 		s->prio[prio].drops = b->drops;
-		s->prio[prio].xoff = s->cfg.prio_xoff[prio];
-		s->prio[prio].xon = s->cfg.prio_xon[prio];
+		s->prio[prio].xoff = READ_ONCE(q->thr_xoff[prio]);
+		s->prio[prio].xon = READ_ONCE(q->thr_xon[prio]);
+		s->prio[prio].tx_pfc = q->txs.prio_tx_pfc[prio];
+		s->prio[prio].tx_pfc_xon = q->txs.prio_tx_pfc_xon[prio];
+		s->prio[prio].charge_bytes =
+			atomic64_read(&q->charge->bytes[prio]);
+		s->prio[prio].partner_ignored =
+			atomic64_read(&q->partner_ignored[prio]);
+		s->prio[prio].xoff_active = !!(READ_ONCE(q->tx_active) &
+					       BIT(prio));
+		s->partner_ignored += s->prio[prio].partner_ignored;
 	}
+	s->txs = q->txs;
+	s->xoff = READ_ONCE(q->thr_xoff[FC_PRIOS]);
+	s->xon = READ_ONCE(q->thr_xon[FC_PRIOS]);
+	s->tx_link_active = !!(READ_ONCE(q->tx_active) & FC_LINK_BIT);
+	s->headroom = READ_ONCE(q->allowance);
 	sch_tree_unlock(q->sch);
 
 	fc_rx_snapshot(q, s, now);
@@ -272,7 +336,10 @@ void fc_reset_counters(struct fc_sched *q)
 		q->band[prio].tx_packets = 0;
 		q->band[prio].tx_bytes = 0;
 		q->band[prio].drops = 0;
+		atomic64_set(&q->partner_ignored[prio], 0);
 	}
+	/* The tx timer updates these; a racing increment may survive. */
+	memset(&q->txs, 0, sizeof(q->txs));
 	sch_tree_unlock(q->sch);
 	fc_rx_reset_counters(q);
 }
@@ -287,6 +354,7 @@ static int fc_init(struct Qdisc *sch, struct nlattr *opt,
 	q->sch = sch;
 	qdisc_watchdog_init(&q->watchdog, sch);
 	fc_rx_init(q);
+	fc_tx_init(q);
 
 	if (opt) {
 		NL_SET_ERR_MSG(extack,
@@ -308,6 +376,9 @@ static int fc_init(struct Qdisc *sch, struct nlattr *opt,
 	cfg->quanta = 0xffff;
 	cfg->limit = FC_DEFAULT_LIMIT;
 	RCU_INIT_POINTER(q->cfg, cfg);
+	q->charge = fc_charge_alloc(q);
+	if (!q->charge)
+		return -ENOMEM;
 	fc_update_speed(q);
 
 	/* On failure qdisc_create() calls fc_destroy(), which frees cfg. */
@@ -322,7 +393,9 @@ static void fc_destroy(struct Qdisc *sch)
 	/* The hook and the expiry timer go first: after this nothing on the
 	 * receive side can reach q or schedule sch.
 	 */
+	fc_tx_unpublish(q);
 	fc_rx_destroy(q);
+	fc_tx_destroy(q);
 	qdisc_watchdog_cancel(&q->watchdog);
 	fc_purge(sch);
 	kfree(rcu_dereference_protected(q->cfg, 1));

@@ -346,8 +346,9 @@ void fc_rx_destroy(struct fc_sched *q)
 	 */
 	if (q->hook_registered) {
 		nf_unregister_net_hook(dev_net(qdisc_dev(q->sch)), &q->hook);
-		synchronize_net();
 		q->hook_registered = false;
 	}
+	/* Also waits for egress ports that found us through our charge. */
+	synchronize_net();
 	hrtimer_cancel(&q->expiry);
 }

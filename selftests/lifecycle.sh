@@ -43,7 +43,7 @@ churn_under_load()
 	load
 	for i in $(seq 1 30); do
 		ip netns exec "$A" tc qdisc replace dev a0 root flowctl || err=1
-		fc "$A" set dev a0 speed 100 mode $([ $((i % 2)) -eq 0 ] && echo pfc || echo pause) \
+		fc "$A" set dev a0 speed 100 tx on mode $([ $((i % 2)) -eq 0 ] && echo pfc || echo pause) \
 			>/dev/null 2>&1
 		fc "$A" -j -s show >/dev/null || err=1
 		[ $((i % 5)) -eq 0 ] && ip netns exec "$A" tc qdisc replace dev a0 root pfifo_fast

@@ -170,6 +170,7 @@ static void print_config(const struct fc_dev *d, enum output_type t)
 	dev_u64(d, FLOWCTL_A_DEV_LIMIT, t, "limit_bytes", " limit %sB");
 	dev_u64(d, FLOWCTL_A_DEV_XOFF, t, "xoff_bytes", " xoff %sB");
 	dev_u64(d, FLOWCTL_A_DEV_XON, t, "xon_bytes", " xon %sB");
+	dev_u64(d, FLOWCTL_A_DEV_HEADROOM, t, "headroom_bytes", " headroom %sB");
 	dev_u64(d, FLOWCTL_A_DEV_QUANTA, t, "quanta", " quanta %s");
 }
 

@@ -191,8 +191,9 @@ static int do_recv(int argc, char **argv)
 			       (unsigned long long)((ts[i - 1] - ts[0]) / 1000),
 			       (unsigned long long)(g / 1000));
 	}
-	printf("packets %zu max_gap_us %llu\n", packets,
-	       (unsigned long long)(max_gap / 1000));
+	printf("packets %zu max_gap_us %llu span_us %llu\n", packets,
+	       (unsigned long long)(max_gap / 1000),
+	       (unsigned long long)(packets ? (ts[packets - 1] - ts[0]) / 1000 : 0));
 	free(ts);
 	return 0;
 }

@@ -65,6 +65,7 @@ enum {
 	FLOWCTL_A_DEV_QUANTA,		/* u16, quanta sent in XOFF */
 	FLOWCTL_A_DEV_STATS,		/* nest, FLOWCTL_A_STATS_* (ro) */
 	FLOWCTL_A_DEV_PRIO,		/* nest, FLOWCTL_A_PRIO_*, multi */
+	FLOWCTL_A_DEV_HEADROOM,		/* u32, bytes above XOFF (ro) */
 
 	__FLOWCTL_A_DEV_MAX,
 	FLOWCTL_A_DEV_MAX = (__FLOWCTL_A_DEV_MAX - 1)
