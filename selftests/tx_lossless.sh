@@ -21,7 +21,7 @@
 # Every lossless claim stands next to its baseline: the same offered load
 # with tx off must drop at s1, or the lab proves nothing.
 
-ALL_TESTS="baseline_drops pause_lossless mismatched_ends"
+ALL_TESTS="baseline_drops pause_lossless mismatched_ends churn_under_congestion"
 BASE_BPS=0
 source "$(dirname "$0")/lib.sh"
 require_cmd jq tc
@@ -133,6 +133,45 @@ mismatched_ends()
 	check_err $? "partner-ignored did not climb"
 	fc "$H" set dev a0 rx on
 	log_test "one end sends PAUSE, the other ignores it: drops, partner-ignored climbs"
+}
+
+# Ports come and go while their bytes wait in another port's queue: the
+# charge must neither leak nor underflow nor land on the wrong port.
+churn_under_congestion()
+{
+	local i charge
+
+	fc "$S" set dev s0 tx on mode pause
+	ip netns exec "$R" "$FCTEST" recv 9000 2 >/dev/null &
+	local rp=$!
+	ip netns exec "$H" "$FCTEST" send 198.18.0.2 9000 0 1000000 size $SIZE >/dev/null &
+	local sp=$!
+	sleep 1
+	for i in 1 2 3 4; do
+		# s0 leaves while its bytes wait in s1, and comes back.
+		ip netns exec "$S" tc qdisc del dev s0 root
+		sleep 0.2
+		ip netns exec "$S" tc qdisc add dev s0 root flowctl
+		fc "$S" set dev s0 speed 1000 xoff 500k xon 350k tx on
+		sleep 0.3
+		ip -n "$S" link set s1 down
+		ip -n "$S" link set s1 up
+		sleep 0.2
+		rmmod flowctl 2>/dev/null
+		check_fail $? "rmmod succeeded with qdiscs attached"
+		ip netns exec "$S" tc qdisc replace dev s1 root flowctl
+		fc "$S" set dev s1 rate ${RATE_MBIT}mbit
+		sleep 0.3
+	done
+	kill $sp
+	wait $sp 2>/dev/null
+	wait $rp
+	sleep 1
+	charge=$(fc "$S" -j -s show dev s0 | jq '[.[0].prio[].charge_bytes] | add')
+	check_eq "$charge" 0 "s0's charge once the queues drained"
+	check_eq "$(fc_get "$S" s1 '.prio | map(.backlog_bytes) | add')" 0 "s1 backlog"
+	check_eq "$(fc_get "$S" s0 .prio[0].xoff_active)" false "s0 XOFF after draining"
+	log_test "detach/attach, link down/up, replace, rmmod during congestion: charge back to 0"
 }
 
 TMP=$(mktemp -d)

@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Head-of-line blocking (seed 4.1, 5.1): H sends to R through an emulated
+# slow link (congested) on priority 3 and to C through a fast one
+# (uncongested) on priority 0. A global PAUSE from s0 stops both flows; PFC
+# for priority 3 stops only the congested one. Priorities cross the switch
+# as DSCP (CS3 = priority 3), since veth zeroes skb->priority: both a0 and
+# s0 trust DSCP.
+#
+#   +-- ns H --+        +------------- ns S --------------+      +-- ns R --+
+#   | a0       |========| s0 (tx)   br0   s1 (rate 20M)   |======| r0       |
+#   | flowctl  |  veth  |                 s2              |      +----------+
+#   +----------+        +-----------------||--------------+      +-- ns C --+
+#                                         ++=======================| c0       |
+#                                                                  +----------+
+#
+# Side by side in one run: the victim flow H->C is measured with tx off
+# (its unpaused rate, while the congested flow only drops), with PAUSE and
+# with PFC; it must keep 90% with PFC and lose more than half with PAUSE.
+
+ALL_TESTS="victim_unpaused victim_pause victim_pfc"
+source "$(dirname "$0")/lib.sh"
+require_cmd jq tc
+
+SECS=3
+BASE=0
+
+setup_prepare()
+{
+	setup_ns H S R C
+	veth_pair "$H" a0 "$S" s0
+	veth_pair "$S" s1 "$R" r0
+	veth_pair "$S" s2 "$C" c0
+	ip -n "$S" link add name br0 type bridge
+	for p in s0 s1 s2; do ip -n "$S" link set $p master br0; done
+	ip -n "$S" link set br0 up
+	ip -n "$H" addr add 198.18.0.1/24 dev a0
+	ip -n "$R" addr add 198.18.0.2/24 dev r0
+	ip -n "$C" addr add 198.18.0.3/24 dev c0
+	ip -n "$H" neigh add 198.18.0.2 lladdr "$(mac_of "$R" r0)" dev a0 nud permanent
+	ip -n "$H" neigh add 198.18.0.3 lladdr "$(mac_of "$C" c0)" dev a0 nud permanent
+	ip netns exec "$H" tc qdisc add dev a0 root flowctl || return 1
+	for p in s0 s1 s2; do ip netns exec "$S" tc qdisc add dev $p root flowctl || return 1; done
+	fc "$S" set dev s1 rate 20mbit || return 1
+	fc "$H" set dev a0 speed 1000 rate 200mbit trust dscp || return 1
+	# Thresholds sized for a software partner under TCG: see tx_lossless.sh.
+	fc "$S" set dev s0 speed 1000 trust dscp xoff 500k xon 350k \
+		prio 3 xoff 500k xon 350k || return 1
+}
+
+# run: both flows for SECS seconds; VICTIM = datagrams C received,
+# DROPS = drops at s1.
+run()
+{
+	local d0 d1 pc pr
+
+	d0=$(ip netns exec "$S" tc -j -s qdisc show dev s1 | jq '.[0].drops')
+	ip netns exec "$C" "$FCTEST" recv 9001 2 >"$TMP/c" &
+	pc=$!
+	ip netns exec "$R" "$FCTEST" recv 9000 2 >"$TMP/r" &
+	pr=$!
+	while ! grep -q ready "$TMP/c" || ! grep -q ready "$TMP/r"; do sleep 0.05; done
+	# Congested: CS3 (tos 0x60), as fast as H can. Victim: best effort,
+	# as fast as H can too, but its path (s2, C) has no bottleneck but a0.
+	ip netns exec "$H" "$FCTEST" send 198.18.0.2 9000 0 1000000 size 1400 \
+		tos 0x60 >/dev/null &
+	local pb=$!
+	ip netns exec "$H" "$FCTEST" send 198.18.0.3 9001 0 1000000 size 1400 \
+		tos 0 prio 0 sndbuf 32768 >/dev/null &
+	local pv=$!
+	sleep $SECS
+	kill $pv $pb
+	wait $pv $pb 2>/dev/null
+	wait $pc $pr
+	d1=$(ip netns exec "$S" tc -j -s qdisc show dev s1 | jq '.[0].drops')
+	DROPS=$((d1 - d0))
+	VICTIM=$(awk '/^packets/ {print $2}' "$TMP/c")
+	log_info "victim H->C received $VICTIM; congested H->R $(awk '/^packets/ {print $2}' "$TMP/r")," \
+		"drops at s1 $DROPS; s0 sent PAUSE $(fc_get "$S" s0 .stats.tx_pause)," \
+		"PFC $(fc_get "$S" s0 .stats.tx_pfc)"
+}
+
+victim_unpaused()
+{
+	fc "$S" set dev s0 tx off
+	run
+	BASE=$VICTIM
+	[ "$DROPS" -gt 0 ]
+	check_err $? "no drops at s1 with tx off: H->R does not congest, so this proves nothing"
+	[ "$BASE" -gt 100 ]
+	check_err $? "the victim flow barely ran unpaused ($BASE datagrams)"
+	log_test "baseline: tx off, H->R drops at s1, H->C runs at its rate"
+}
+
+victim_pause()
+{
+	fc "$H" set dev a0 mode pause
+	fc "$S" set dev s0 tx on mode pause
+	run
+	[ "$VICTIM" -lt $((BASE / 2)) ]
+	check_err $? "with global PAUSE the victim kept $VICTIM of $BASE datagrams: no HOL blocking shown"
+	check_eq "$DROPS" 0 "drops at s1 with PAUSE"
+	log_info "victim with PAUSE: $VICTIM of $BASE"
+	log_test "global PAUSE: the uncongested flow collapses with the congested one"
+}
+
+victim_pfc()
+{
+	fc "$H" set dev a0 mode pfc pfc-prios all
+	fc "$S" set dev s0 tx on mode pfc pfc-prios 3
+	run
+	[ "$VICTIM" -ge $((BASE * 9 / 10)) ]
+	check_err $? "with PFC the victim kept only $VICTIM of $BASE datagrams"
+	check_eq "$DROPS" 0 "drops at s1 with PFC on priority 3"
+	[ "$(fc_get "$S" s0 .stats.tx_pfc)" -gt 0 ]
+	check_err $? "s0 sent no PFC"
+	log_info "victim with PFC: $VICTIM of $BASE"
+	log_test "PFC on priority 3: the uncongested flow keeps its rate, H->R stays lossless"
+}
+
+TMP=$(mktemp -d)
+cleanup()
+{
+	cleanup_ns
+	rm -rf "$TMP"
+}
+
+setup_prepare || { echo "1..0 # SKIP setup failed"; exit 1; }
+run_tests
