@@ -29,6 +29,7 @@
 #define FC_MAX_WIRE_PKT		(65536 + 45 * FC_WIRE_OVERHEAD)
 #define FC_LINK_BIT		BIT(FC_PRIOS)	/* link-level PAUSE state */
 #define FC_SW_REACTION_NS	(500 * NSEC_PER_USEC)
+#define FC_SW_REACTION_MAX	(512 * 1024)	/* bytes */
 #define FC_SHAPER_BURST_NS	(2 * NSEC_PER_MSEC)
 #define FC_CTRL_LIMIT		64	/* MAC Control frames queued */
 

@@ -62,7 +62,7 @@ u32 fc_headroom(u32 speed)
 			 NSEC_PER_SEC);
 
 	return fc_allowance_quanta(speed) * (MC_QUANTUM_BITS / 8) +
-	       2 * FC_MAX_WIRE_PKT + (u32)min_t(u64, sw, FC_MAX_LIMIT);
+	       2 * FC_MAX_WIRE_PKT + (u32)min_t(u64, sw, FC_SW_REACTION_MAX);
 }
 
 /* Effective thresholds from the configuration; under RTNL. */

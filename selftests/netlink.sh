@@ -15,7 +15,7 @@
 #   +------------------------------+
 
 ALL_TESTS="defaults set_roundtrip refused_unchanged dump_many dump_netns
-	   perms events send_tshark ynl_dump_set"
+	   perms events watch_verdicts send_tshark ynl_dump_set"
 source "$(dirname "$0")/lib.sh"
 require_cmd jq tc
 
@@ -69,7 +69,10 @@ set_roundtrip()
 	check_eq "$(echo "$s" | jq -r '.[0].prio[3].xon_bytes')" 30000 "prio 3 xon"
 	check_eq "$(echo "$s" | jq -r '.[0].prio[6].xoff_bytes')" 90000 "prio 6 xoff"
 	check_eq "$(echo "$s" | jq -r '.[0].prio[6].xon_bytes')" 10000 "prio 6 xon"
-	fc "$A" set dev a0 speed auto pfc-prios none rx on mode off
+	# Back to derived thresholds: at veth's 10 Gb/s the headroom is larger.
+	fc "$A" set dev a0 speed auto pfc-prios none rx on mode off limit 1m \
+		xoff 0 xon 0 prio 3 xoff 0 xon 0 prio 6 xoff 0 xon 0
+	check_err $? "set back to speed auto and derived thresholds failed"
 	s=$(fc "$A" -j show dev a0)
 	check_eq "$(echo "$s" | jq -r '.[0].speed_source')" ethtool "speed auto"
 	check_eq "$(echo "$s" | jq -c '.[0].pfc_prios')" "[]" "pfc-prios none"
@@ -186,6 +189,32 @@ events()
 	check_eq "$(jq -rs '.[2].type' "$out")" pause-end "third event"
 	check_range "$(jq -rs '.[2].time_ns' "$out")" 10240000 10240000 "pause-end length (ns)"
 	log_test "events: config change, pause start and end"
+}
+
+# watch_verdicts: PAUSE frames through every interval read "steady"; one
+# burst at the start and nothing after reads "bursty".
+watch_verdicts()
+{
+	local out=$TMP/watch v
+
+	fc "$A" set dev a0 mode pause speed 100
+	ip netns exec "$B" "$FCTEST" raw b0 "$(pause_hex "$MAC_B" 10)" \
+		count 60 interval-us 50000 &
+	local inj=$!
+	fc "$A" -j watch dev a0 interval 0.5 count 5 >"$out"
+	wait $inj
+	v=$(jq -r '.[0].verdicts[] | select(.counter == "rx_pause") | .verdict' "$out" 2>/dev/null ||
+	    jq -r '.verdicts[] | select(.counter == "rx_pause") | .verdict' "$out")
+	check_eq "$v" steady "rx_pause verdict with PAUSE in every interval"
+	fc "$A" -j watch dev a0 interval 0.5 count 5 >"$out" &
+	local w=$!
+	sleep 0.3
+	ip netns exec "$B" "$FCTEST" raw b0 "$(pause_hex "$MAC_B" 10)" count 20
+	wait $w
+	v=$(jq -r '.[0].verdicts[] | select(.counter == "rx_pause") | .verdict' "$out" 2>/dev/null ||
+	    jq -r '.verdicts[] | select(.counter == "rx_pause") | .verdict' "$out")
+	check_eq "$v" bursty "rx_pause verdict with one burst at the start"
+	log_test "watch tells steady from bursty growth"
 }
 
 send_tshark()
