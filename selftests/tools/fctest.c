@@ -18,6 +18,10 @@
  *       "gap AT_US LEN_US" (AT is relative to the first packet).
  *   fctest raw DEV HEX [count N] [interval-us I]
  *       Send the frame given in hex through an AF_PACKET socket on DEV.
+ *   fctest hold-tstamp
+ *       Keep one socket with SO_TIMESTAMPNS open until killed, so that the
+ *       kernel's timestamp static key stays on for a whole test run rather
+ *       than being patched in and out as receivers come and go.
  *   fctest seq DEV DELAY_US HEX [DELAY_US HEX]...
  *       Send each frame DELAY_US after the previous one (the first after
  *       the start) and print "sent K AT_US" with the real offsets.
@@ -319,7 +323,15 @@ int main(int argc, char **argv)
 		rc = do_recv(argc - 2, argv + 2);
 	else if (argc >= 2 && !strcmp(argv[1], "raw"))
 		rc = do_raw(argc - 2, argv + 2);
-	else if (argc >= 2 && !strcmp(argv[1], "seq"))
+	else if (argc >= 2 && !strcmp(argv[1], "hold-tstamp")) {
+		int fd = socket(AF_INET, SOCK_DGRAM, 0), one = 1;
+
+		if (fd < 0 ||
+		    setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof(one)))
+			die("SO_TIMESTAMPNS");
+		for (;;)
+			pause();
+	} else if (argc >= 2 && !strcmp(argv[1], "seq"))
 		rc = do_seq(argc - 2, argv + 2);
 	if (rc == 2)
 		fprintf(stderr, "usage: fctest send|recv|raw|seq ... (see the source)\n");
