@@ -206,9 +206,11 @@ watch_verdicts()
 	v=$(jq -r '.[0].verdicts[] | select(.counter == "rx_pause") | .verdict' "$out" 2>/dev/null ||
 	    jq -r '.verdicts[] | select(.counter == "rx_pause") | .verdict' "$out")
 	check_eq "$v" steady "rx_pause verdict with PAUSE in every interval"
-	fc "$A" -j watch dev a0 interval 0.5 count 5 >"$out" &
+	# The burst lands in the third of six 1 s intervals: late enough that
+	# watch has taken its first sample even on a slow VM.
+	fc "$A" -j watch dev a0 interval 1 count 6 >"$out" &
 	local w=$!
-	sleep 0.3
+	sleep 2.5
 	ip netns exec "$B" "$FCTEST" raw b0 "$(pause_hex "$MAC_B" 10)" count 20
 	wait $w
 	v=$(jq -r '.[0].verdicts[] | select(.counter == "rx_pause") | .verdict' "$out" 2>/dev/null ||
