@@ -20,7 +20,8 @@ void usage_main(FILE *f)
 		"Usage: flowctl [ OPTIONS ] COMMAND [ ARGS ]\n"
 		"       flowctl [ OPTIONS ] COMMAND help\n"
 		"       flowctl help\n"
-		"COMMAND := { show | set | stats | watch | monitor | send | quanta | help }\n"
+		"COMMAND := { show | set | stats | watch | sample | monitor | send |\n"
+		"            quanta | help }\n"
 		"OPTIONS := { -j[son] | -p[retty] | -s[tatistics] | -n[etns] NETNS |\n"
 		"             -V[ersion] | -h[elp] }\n"
 		"\n"
@@ -28,6 +29,7 @@ void usage_main(FILE *f)
 		"  set      change a port's config (the kernel keeps what is not given)\n"
 		"  stats    counters, or reset them\n"
 		"  watch    counter deltas each interval, then a steady/bursty verdict\n"
+		"  sample   state and counters as JSON lines at an interval (for plots)\n"
 		"  monitor  pause and config events as they happen\n"
 		"  send     transmit PAUSE / PFC frames (no module needed)\n"
 		"  quanta   convert pause quanta to time and back\n"
@@ -84,6 +86,7 @@ static const struct {
 	{ "set", cmd_set },
 	{ "stats", cmd_stats },
 	{ "watch", cmd_watch },
+	{ "sample", cmd_sample },
 	{ "monitor", cmd_monitor },
 	{ "send", cmd_send },
 	{ "quanta", cmd_quanta },

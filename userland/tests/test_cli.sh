@@ -52,7 +52,7 @@ expect 2 "$err" 'COMMAND := ' "an unknown command is followed by the usage" -- f
 expect 2 "$err" 'Option "-x" is unknown' "an unknown option" -- -x show
 expect 2 "$err" 'needs a network namespace' "-n without a name" -- -n
 
-for cmd in show set stats watch monitor send quanta; do
+for cmd in show set stats watch sample monitor send quanta; do
 	expect 0 "$out" "^Usage: flowctl.* $cmd" "$cmd help" -- "$cmd" help
 done
 expect 0 "$out" 'reset dev DEV' "stats help shows reset" -- stats help
@@ -71,6 +71,8 @@ expect 2 "$err" 'stats reset needs dev DEV' "stats reset: no dev" -- stats reset
 expect 2 "$err" 'watch needs dev DEV' "watch: no dev" -- watch
 expect 2 "$err" 'interval "0.001" is out of range' "watch: interval bound" -- watch dev eth0 interval 0.001
 expect 2 "$err" 'invalid count "x"' "watch: bad count" -- watch dev eth0 count x
+expect 2 "$err" 'interval "0.001" is out of range' "sample: interval bound" -- sample interval 0.001
+expect 2 "$err" 'What is "frob"?' "sample: unknown word" -- sample frob
 expect 2 "$err" 'What is "frob"?' "monitor: unknown word" -- monitor frob
 expect 2 "$err" 'nothing to send' "send: nothing to send" -- send dev eth0
 expect 2 "$err" 'send needs dev DEV' "send: no dev" -- send pause 1
