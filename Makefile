@@ -3,6 +3,7 @@
 # make                 module for the default kernel + the CLI
 # make KVER=6.12       the same against another installed kernel
 # make check           unit tests, then the selftests in the VM on every kernel
+# make demo            the lossless-Ethernet lab: tables and plots (scripts/lab)
 # make lint            checkpatch and sparse on the kernel code
 # make install         module (depmod), CLI and man page
 #
@@ -21,7 +22,7 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 
 .PHONY: all module userland check unit selftests lint install deps clean \
-	print-ko print-kdir fuzz
+	print-ko print-kdir fuzz demo
 
 all: module userland
 
@@ -55,6 +56,10 @@ unit: userland
 # Every kernel with headers and an image installed, each in its own VM.
 check: deps
 	@$(TOP)/scripts/check
+
+# DEMO_ARGS: scripts/lab's options, e.g. DEMO_ARGS="-e hol -t 20 -k 6.12".
+demo:
+	@$(TOP)/scripts/lab $(DEMO_ARGS)
 
 selftests: module userland
 	$(TOP)/scripts/vm-run $(if $(KVER),--kernel $(KVER)) -- $(TOP)/selftests/run

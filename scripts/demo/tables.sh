@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# The lab's tables, one per experiment, from each run's summary.env
+# (scripts/demo/report.sh writes them): a column per run, a row per figure.
+# Directions are spelled out: "s0 sent" is the switch pausing hostA, "a0
+# received" is hostA being paused.
+#   tables.sh OUT
+set -u
+OUT=${1:?usage: tables.sh RESULTS_DIR}
+
+# get DIR KEY: a value of DIR/summary.env ("-" when absent).
+get()
+{
+	local v
+
+	v=$(sed -n "s/^$2=//p" "$1/summary.env" | head -1)
+	printf '%s' "${v:--}"
+}
+
+head_of()
+{
+	case $1 in
+	off) echo "off" ;;
+	pause) echo "PAUSE" ;;
+	pfc) echo "PFC p3" ;;
+	ends) echo "PAUSE, rx off" ;;
+	esac
+}
+
+# row LABEL KEY DIR...
+row()
+{
+	local label=$1 key=$2 d
+
+	shift 2
+	printf '%-58s' "$label"
+	for d in "$@"; do
+		printf '  %-14s' "$(get "$d" "$key")"
+	done
+	printf '\n'
+}
+
+table()
+{
+	local exp=$1 d n i
+	local -a dirs=()
+
+	for d in "$OUT"/runs/*-"$exp"-*/; do
+		[ -e "$d/summary.env" ] && dirs+=("${d%/}")
+	done
+	[ ${#dirs[@]} -gt 0 ] || return 0
+	# shellcheck source=/dev/null
+	. "${dirs[0]}/meta.env"
+	case $exp in
+	mismatch)
+		echo "Experiment 1: rate mismatch (seed 6.1)"
+		echo "hostA (a0, $SENDER_MBIT Mb/s) -> switch s0 | br0 | s1 ($RATE_MBIT Mb/s) -> hostB;" \
+			"iperf3 -P $STREAMS, TCP, DSCP CS3 (priority 3), $DURATION s"
+		;;
+	hol)
+		echo "Experiment 2: head-of-line blocking (seed 4.1, 5.1)"
+		echo "hostA -> switch: to hostB through s1 ($RATE_MBIT Mb/s, priority 3, congested)," \
+			"to hostC through s2 (priority 0, uncongested); $DURATION s"
+		;;
+	ends)
+		echo "Experiment 3: mismatched ends (seed 6.2)"
+		echo "as experiment 1, but hostA ignores PAUSE (a0 rx off) while the switch sends it;" \
+			"$DURATION s"
+		;;
+	esac
+	echo "XOFF $XOFF, XON $XON at s0; kernel $KERNEL"
+	printf '%-58s' ""
+	for d in "${dirs[@]}"; do
+		printf '  %-14s' "$(head_of "$(get "$d" MODE)")"
+	done
+	printf '\n'
+	n=$(get "${dirs[0]}" B_FLOWS)
+	if [ "$exp" = hol ]; then
+		row "goodput hostA->hostB, priority 3 (Mb/s)" B_TOTAL "${dirs[@]}"
+		for i in $(seq "$n"); do
+			row "  flow $i (Mb/s)" "B_FLOW_$i" "${dirs[@]}"
+		done
+		row "goodput hostA->hostC, priority 0, victim (Mb/s)" C_TOTAL "${dirs[@]}"
+		row "data received by hostC (MB)" C_MBYTES "${dirs[@]}"
+	else
+		row "goodput hostA->hostB, total (Mb/s)" B_TOTAL "${dirs[@]}"
+		for i in $(seq "$n"); do
+			row "  flow $i (Mb/s)" "B_FLOW_$i" "${dirs[@]}"
+		done
+	fi
+	row "data received by hostB (MB)" B_MBYTES "${dirs[@]}"
+	row "TCP retransmits to hostB" B_RETRANS "${dirs[@]}"
+	row "drops at the switch (s1 egress, tc)" S1_DROPS "${dirs[@]}"
+	row "drops at hostA's own queue (a0, tc)" A0_DROPS "${dirs[@]}"
+	row "switch sent PAUSE XOFF (s0 tx: switch paused hostA)" S0_TX_PAUSE "${dirs[@]}"
+	row "hostA received PAUSE XOFF (a0 rx: hostA was paused)" A0_RX_PAUSE "${dirs[@]}"
+	row "switch sent PAUSE XON (s0 tx: switch resumed hostA)" S0_TX_XON "${dirs[@]}"
+	row "hostA received PAUSE XON (a0 rx: hostA was resumed)" A0_RX_XON "${dirs[@]}"
+	row "switch sent PFC XOFF, priority 3 (s0 tx)" S0_TX_PFC3 "${dirs[@]}"
+	row "hostA received PFC XOFF, priority 3 (a0 rx)" A0_RX_PFC3 "${dirs[@]}"
+	row "switch sent PFC XON, priority 3 (s0 tx)" S0_TX_PFC3_XON "${dirs[@]}"
+	row "hostA received PFC XON, priority 3 (a0 rx)" A0_RX_PFC3_XON "${dirs[@]}"
+	row "hostA sent PAUSE/PFC/XON (a0 tx: hostA paused switch)" A0_TX "${dirs[@]}"
+	row "switch received PAUSE/PFC/XON (s0 rx)" S0_RX "${dirs[@]}"
+	row "hostA ignored received frames (a0 rx_ignored)" A0_RX_IGNORED "${dirs[@]}"
+	row "partner ignored (s0: hostA kept sending while paused)" S0_IGNORED "${dirs[@]}"
+	row "hostA priority 3 paused (a0, ms)" A0_PAUSED3_MS "${dirs[@]}"
+	row "hostA priority 0 paused (a0, ms)" A0_PAUSED0_MS "${dirs[@]}"
+	row "peak charge at the switch (s0, KiB, sampled)" S0_PEAK_KB "${dirs[@]}"
+	row "watch verdict, s0 sent (PAUSE; PFC p3 in PFC)" V_S0 "${dirs[@]}"
+	row "watch verdict, a0 received (PAUSE; PFC p3)" V_A0 "${dirs[@]}"
+	echo
+}
+
+for e in mismatch hol ends; do
+	table $e
+done
