@@ -15,7 +15,7 @@
 #   show-switch.json, show-hostA.json   "flowctl -j -s show" once drained
 #   tc-switch.json, tc-hostA.json       "tc -j -s qdisc show"
 #
-#   experiments.sh OUT [--experiments LIST] [--rate MBIT] [--duration S]
+#   experiments.sh OUT [--experiments LIST | --runs LIST] [--rate MBIT] [--duration S]
 #                      [--streams N] [--interval S] [--keep]
 #   experiments.sh --shell OUT [--rate MBIT]
 #
@@ -29,6 +29,7 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 source "$HERE/topology.sh"
 
 EXPERIMENTS=mismatch,hol,ends
+RUN_LIST=
 RATE=20
 DURATION=10
 STREAMS=8
@@ -43,6 +44,7 @@ die() { echo "lab: $*" >&2; exit 1; }
 while [ $# -gt 0 ]; do
 	case $1 in
 	--experiments) EXPERIMENTS=$2; shift 2 ;;
+	--runs) RUN_LIST=$2; shift 2 ;;
 	--rate) RATE=$2; shift 2 ;;
 	--duration) DURATION=$2; shift 2 ;;
 	--streams) STREAMS=$2; shift 2 ;;
@@ -59,8 +61,18 @@ for c in flowctl iperf3 jq tc ss; do
 	command -v $c >/dev/null || die "$c not found (scripts/deps.sh installs it)"
 done
 
-# The runs, in order: EXPERIMENT MODE.
+# The runs, in order: EXPERIMENT MODE. --runs names them one by one
+# (mismatch:pause,hol:pfc,ends), --experiments by the experiment.
 RUNS=()
+for r in ${RUN_LIST//,/ }; do
+	case $r in
+	mismatch:off | mismatch:pause | mismatch:pfc | hol:off | hol:pause | hol:pfc)
+		RUNS+=("${r%:*} ${r#*:}") ;;
+	ends | ends:*) RUNS+=("ends ends") ;;
+	*) die "unknown run $r (EXPERIMENT:MODE, MODE off, pause or pfc; or ends)" ;;
+	esac
+done
+[ -n "$RUN_LIST" ] && EXPERIMENTS=
 for e in ${EXPERIMENTS//,/ }; do
 	case $e in
 	mismatch) RUNS+=("mismatch off" "mismatch pause" "mismatch pfc") ;;
@@ -72,7 +84,7 @@ done
 
 # Seconds of setup, drain and recording per run besides the traffic,
 # measured as the runs go (the first guess is what TCG took on 2 cores).
-OVERHEAD=8
+OVERHEAD=12
 T0=$SECONDS
 
 fmt_left()

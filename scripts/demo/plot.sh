@@ -66,7 +66,7 @@ plot_experiment()
 		echo "set grid lc rgb '#dddddd'"
 		echo "set key top left horizontal maxrows 2 font ',8' samplen 2"
 		echo "set xrange [-0.5:$xmax]"
-		echo "set lmargin 9; set rmargin 7"
+		echo "set lmargin 10; set rmargin 9"
 		col=0
 		for d in "${dirs[@]}"; do
 			col=$((col + 1))
@@ -108,8 +108,10 @@ plot_experiment()
 			printf "'%s' u (\$1 + 0.02):8 w impulses lw 2 lc rgb '#27ae60' t 'XON sent by s0'\n" "$d/series.tsv"
 			# 4: hostA paused
 			echo "set ylabel '% paused'; set yrange [0:135]; set xlabel 's'"
-			printf "plot '%s' u 1:3 w steps lw 2 lc rgb '#c0392b' t 'hostA prio 3 paused', " "$d/hostA.tsv"
-			printf "'%s' u 1:2 w steps lw 1 dt 2 lc rgb '#2471a3' t 'hostA prio 0 paused'\n" "$d/hostA.tsv"
+			# Priority 0 as a shaded area under priority 3's line: with
+			# PAUSE both show, with PFC only the line.
+			printf "plot '%s' u 1:2 w fillsteps fs solid 0.35 noborder lc rgb '#2471a3' t 'hostA prio 0 paused', " "$d/hostA.tsv"
+			printf "'%s' u 1:3 w steps lw 2 lc rgb '#c0392b' t 'hostA prio 3 paused'\n" "$d/hostA.tsv"
 		done
 		echo "unset multiplot"
 	} >"$gp"

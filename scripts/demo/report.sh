@@ -15,89 +15,71 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 OUT=${1:?usage: report.sh RESULTS_DIR}
 [ -d "$OUT/runs" ] || { echo "report: no runs in $OUT" >&2; exit 1; }
 
-# jq over a port of a show file: port FILE IFNAME EXPR
-port()
-{
-	jq -r --arg d "$2" ".[] | select(.ifname == \$d) | $3" "$1"
-}
-
-qdisc_drops()
-{
-	jq -r --arg d "$2" '[.[] | select(.dev == $d and .root == true) | .drops] | add // 0' "$1"
-}
-
-# The verdict of one counter in a watch file: "steady 9/9", or "none".
-verdict()
-{
-	jq -r --arg c "$2" --argjson p "${3:-null}" '
-		[.verdicts[] | select(.counter == $c and (.prio // null) == $p)] |
-		if length == 0 then "none"
-		else .[0] | "\(.verdict) \(.grew_intervals)/\(.intervals)" end' "$1"
-}
-
-mbps()
-{
-	awk -v b="$1" 'BEGIN { printf "%.2f", b / 1e6 }'
-}
-
-# summary DIR: DIR/summary.env, one KEY=VALUE per table row.
+# summary DIR: DIR/summary.env, one KEY=VALUE per table row. One jq over
+# the run's records (jq starts slowly in an emulated VM).
 summary()
 {
-	local d=$1 sw=$1/show-switch.json ha=$1/show-hostA.json f i n
-	local -a flows
+	local d=$1 c=null
 
+	[ -s "$d/iperf-C.json" ] && c=$d/iperf-C.json
 	# shellcheck source=/dev/null
 	. "$d/meta.env"
 	{
 		echo "EXPERIMENT=$EXPERIMENT"
 		echo "MODE=$MODE"
-		# Goodput: what iperf3's servers received, per stream and in sum.
-		f=$d/iperf-B.json
-		mapfile -t flows < <(jq -r '.end.streams[].receiver.bits_per_second' "$f")
-		n=${#flows[@]}
-		echo "B_FLOWS=$n"
-		for i in $(seq "$n"); do
-			echo "B_FLOW_$i=$(mbps "${flows[$((i - 1))]}")"
-		done
-		echo "B_TOTAL=$(mbps "$(jq -r '.end.sum_received.bits_per_second' "$f")")"
-		echo "B_MBYTES=$(jq -r '.end.sum_received.bytes / 1e6 | . * 100 | round / 100' "$f")"
-		echo "B_RETRANS=$(jq -r '.end.sum_sent.retransmits // 0' "$d/iperf-B-client.json")"
-		if [ -s "$d/iperf-C.json" ]; then
-			f=$d/iperf-C.json
-			echo "C_TOTAL=$(mbps "$(jq -r '.end.sum_received.bits_per_second' "$f")")"
-			echo "C_MBYTES=$(jq -r '.end.sum_received.bytes / 1e6 | . * 100 | round / 100' "$f")"
-		fi
-		echo "S1_DROPS=$(qdisc_drops "$d/tc-switch.json" s1)"
-		echo "A0_DROPS=$(qdisc_drops "$d/tc-hostA.json" a0)"
-		echo "S0_TX_PAUSE=$(port "$sw" s0 .stats.tx_pause)"
-		echo "S0_TX_XON=$(port "$sw" s0 .stats.tx_xon)"
-		echo "S0_TX_PFC=$(port "$sw" s0 .stats.tx_pfc)"
-		# Sent per priority: tx_pfc counts XOFF frames, tx_pfc_xon XON ones;
-		# received per priority: rx_pfc counts every frame with the bit set,
-		# rx_pfc_xon those with time 0 (Documentation/receive-path.md).
-		echo "S0_TX_PFC3=$(port "$sw" s0 .prio[3].tx_pfc)"
-		echo "S0_TX_PFC3_XON=$(port "$sw" s0 .prio[3].tx_pfc_xon)"
-		echo "S0_RX=$(port "$sw" s0 '.stats.rx_pause + .stats.rx_xon + .stats.rx_pfc')"
-		echo "S0_IGNORED=$(port "$sw" s0 .stats.partner_ignored)"
-		echo "A0_RX_PAUSE=$(port "$ha" a0 .stats.rx_pause)"
-		echo "A0_RX_XON=$(port "$ha" a0 .stats.rx_xon)"
-		echo "A0_RX_PFC=$(port "$ha" a0 .stats.rx_pfc)"
-		echo "A0_RX_PFC3=$(port "$ha" a0 '.prio[3].rx_pfc - .prio[3].rx_pfc_xon')"
-		echo "A0_RX_PFC3_XON=$(port "$ha" a0 .prio[3].rx_pfc_xon)"
-		echo "A0_TX=$(port "$ha" a0 '.stats.tx_pause + .stats.tx_xon + .stats.tx_pfc')"
-		echo "A0_RX_IGNORED=$(port "$ha" a0 .stats.rx_ignored)"
-		echo "A0_PAUSED3_MS=$(port "$ha" a0 '.prio[3].paused_ns_total / 1e6 | round')"
-		echo "A0_PAUSED0_MS=$(port "$ha" a0 '.prio[0].paused_ns_total / 1e6 | round')"
-		echo "S0_PEAK_KB=$(jq -r '.ports[] | select(.ifname == "s0") |
-			[.prio[].charge_bytes] | add' "$d/samples-switch.jsonl" |
-			sort -n | tail -1 | awk '{ printf "%d", $1 / 1024 }')"
-		if [ "$MODE" = pfc ]; then
-			echo "V_S0=$(verdict "$d/watch-s0.json" tx_pfc 3)"
-			echo "V_A0=$(verdict "$d/watch-a0.json" rx_pfc 3)"
-		else
-			echo "V_S0=$(verdict "$d/watch-s0.json" tx_pause)"
-			echo "V_A0=$(verdict "$d/watch-a0.json" rx_pause)"
-		fi
+		# shellcheck disable=SC2016 # jq's own variables
+		jq -n -r --arg mode "$MODE" \
+			--slurpfile sw "$d/show-switch.json" --slurpfile ha "$d/show-hostA.json" \
+			--slurpfile tsw "$d/tc-switch.json" --slurpfile tha "$d/tc-hostA.json" \
+			--slurpfile b "$d/iperf-B.json" --slurpfile bc "$d/iperf-B-client.json" \
+			--slurpfile c "${c/#null//dev/null}" --slurpfile ws "$d/watch-s0.json" \
+			--slurpfile wa "$d/watch-a0.json" '
+			def port($f; $n): $f[0][] | select(.ifname == $n);
+			def drops($f; $n): [$f[0][] | select(.dev == $n and .root == true) | .drops] | add // 0;
+			def mbps: . / 1e6 * 100 | round / 100;
+			def mb: . / 1e6 * 100 | round / 100;
+			def verdict($w; $counter; $p):
+				[$w[0].verdicts[] | select(.counter == $counter and (.prio // null) == $p)] |
+				if length == 0 then "none"
+				else .[0] | "\(.verdict) \(.grew_intervals)/\(.intervals)" end;
+			port($sw; "s0") as $s0 | port($ha; "a0") as $a0 |
+			# Goodput: what iperf3 servers received, per stream and in sum.
+			($b[0].end.streams | map(.receiver.bits_per_second)) as $fl |
+			"B_FLOWS=\($fl | length)",
+			($fl | to_entries[] | "B_FLOW_\(.key + 1)=\(.value | mbps)"),
+			"B_TOTAL=\($b[0].end.sum_received.bits_per_second | mbps)",
+			"B_MBYTES=\($b[0].end.sum_received.bytes | mb)",
+			"B_RETRANS=\($bc[0].end.sum_sent.retransmits // 0)",
+			(if ($c | length) > 0 then
+				"C_TOTAL=\($c[0].end.sum_received.bits_per_second | mbps)",
+				"C_MBYTES=\($c[0].end.sum_received.bytes | mb)"
+			 else empty end),
+			"S1_DROPS=\(drops($tsw; "s1"))",
+			"A0_DROPS=\(drops($tha; "a0"))",
+			"S0_TX_PAUSE=\($s0.stats.tx_pause)",
+			"S0_TX_XON=\($s0.stats.tx_xon)",
+			# Sent per priority: tx_pfc counts XOFF frames, tx_pfc_xon XON;
+			# received: rx_pfc counts every frame with the bit set,
+			# rx_pfc_xon those with time 0 (Documentation/receive-path.md).
+			"S0_TX_PFC3=\($s0.prio[3].tx_pfc)",
+			"S0_TX_PFC3_XON=\($s0.prio[3].tx_pfc_xon)",
+			"S0_RX=\($s0.stats | .rx_pause + .rx_xon + .rx_pfc)",
+			"S0_IGNORED=\($s0.stats.partner_ignored)",
+			"A0_RX_PAUSE=\($a0.stats.rx_pause)",
+			"A0_RX_XON=\($a0.stats.rx_xon)",
+			"A0_RX_PFC3=\($a0.prio[3] | .rx_pfc - .rx_pfc_xon)",
+			"A0_RX_PFC3_XON=\($a0.prio[3].rx_pfc_xon)",
+			"A0_TX=\($a0.stats | .tx_pause + .tx_xon + .tx_pfc)",
+			"A0_RX_IGNORED=\($a0.stats.rx_ignored)",
+			"A0_PAUSED3_MS=\($a0.prio[3].paused_ns_total / 1e6 | round)",
+			"A0_PAUSED0_MS=\($a0.prio[0].paused_ns_total / 1e6 | round)",
+			(if $mode == "pfc" then
+				"V_S0=\(verdict($ws; "tx_pfc"; 3))", "V_A0=\(verdict($wa; "rx_pfc"; 3))"
+			 else
+				"V_S0=\(verdict($ws; "tx_pause"; null))", "V_A0=\(verdict($wa; "rx_pause"; null))"
+			 end)'
+		# The largest charge of s0 among the samples (series.tsv, column 4).
+		awk '!/^#/ && $4 > m { m = $4 } END { printf "S0_PEAK_KB=%d\n", m }' "$d/series.tsv"
 	} >"$d/summary.env"
 }
 
@@ -157,8 +139,8 @@ series()
 for d in "$OUT"/runs/*/; do
 	d=${d%/}
 	[ -e "$d/meta.env" ] || continue
-	summary "$d"
 	series "$d"
+	summary "$d"
 done
 
 "$HERE/tables.sh" "$OUT" | tee "$OUT/tables.txt"

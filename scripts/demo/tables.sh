@@ -114,4 +114,4 @@ table()
 
 for e in mismatch hol ends; do
 	table $e
-done
+done | sed 's/ *$//'

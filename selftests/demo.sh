@@ -1,0 +1,255 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The lab (make demo, scripts/lab) in a short mode: four runs that between
+# them use every row of its tables (rate mismatch with flow control off,
+# head-of-line blocking with PAUSE and with PFC, mismatched ends), then its
+# report. The tables must say what the kernel counted: each figure is
+# compared with an independent read of the counters of the run's
+# namespaces, which the lab leaves up (--keep): tc for drops, ip -s link
+# for the bytes the receivers got, flowctl for the PAUSE/PFC counters,
+# read live rather than from the lab's files. The plotted series must add
+# up to the same counters, and the plots must be written.
+#
+#   rNN-hostA: a0 ==veth== rNN-switch: s0 br0 s1 (rate) ==veth== rNN-hostB: b0
+#                                       s2 ==veth== rNN-hostC: c0 (hol runs)
+
+# shellcheck disable=SC2034 # read by run_tests in lib.sh
+ALL_TESTS="lab_runs tables_match_counters goodput_matches_links series_match_counters
+	   plots_written"
+# shellcheck disable=SC1091 # lib.sh, next to this script
+source "$(dirname "$0")/lib.sh"
+require_cmd jq tc iperf3 ss gnuplot
+
+LAB=$TOP/scripts/demo
+DURATION=${FLOWCTL_DEMO_DURATION:-3}
+RUNS=mismatch:off,hol:pause,hol:pfc,ends
+LAB_RC=1
+
+TMP=$(mktemp -d)
+OUT=$TMP/lab
+
+cleanup()
+{
+	local p
+
+	for p in r01- r02- r03- r04-; do
+		for ns in hostA switch hostB hostC; do
+			[ -e "/run/netns/$p$ns" ] || continue
+			ip netns pids "$p$ns" 2>/dev/null | xargs -r kill 2>/dev/null
+			ip netns del "$p$ns" 2>/dev/null
+		done
+	done
+	rm -rf "$TMP"
+}
+
+# cell RUN_INDEX LABEL: the table cell of that row for the run's column
+# (tables.txt has one table per experiment; columns are two-space apart).
+cell()
+{
+	local run=$1 label=$2 exp col
+
+	exp=$(sed -n 's/^EXPERIMENT=//p' "$RUNDIR/$run/meta.env")
+	col=$(sed -n 's/^MODE=//p' "$RUNDIR/$run/meta.env")
+	awk -v exp="$exp" -v mode="$col" -v label="$label" '
+		BEGIN {
+			title["mismatch"] = "^Experiment 1:"; title["hol"] = "^Experiment 2:"
+			title["ends"] = "^Experiment 3:"
+			head["off"] = "off"; head["pause"] = "PAUSE"; head["pfc"] = "PFC p3"
+			head["ends"] = "PAUSE, rx off"
+		}
+		$0 ~ title[exp] { inside = 1; hdr = 0; next }
+		inside && /^$/ { exit }
+		inside && /^ / && !hdr {
+			# The header row: find our column.
+			n = split(substr($0, 59), h, /  +/)
+			for (i = 1; i <= n; i++) if (h[i] == head[mode]) c = i
+			hdr = 1; next
+		}
+		inside && hdr && substr($0, 1, length(label)) == label {
+			n = split(substr($0, 59), v, /  +/)
+			print v[c]; exit
+		}' "$OUT/tables.txt"
+}
+
+lab_runs()
+{
+	"$LAB/experiments.sh" "$OUT" --runs "$RUNS" --duration "$DURATION" --keep \
+		>"$TMP/lab.log" 2>&1
+	LAB_RC=$?
+	check_err "$LAB_RC" "experiments.sh exited $LAB_RC: $(tail -3 "$TMP/lab.log" | tr '\n' ' ')"
+	if [ "$LAB_RC" -eq 0 ]; then
+		"$LAB/report.sh" "$OUT" >"$TMP/report.log" 2>&1
+		check_err $? "report.sh failed: $(tail -3 "$TMP/report.log" | tr '\n' ' ')"
+	fi
+	RUNDIR=$OUT/runs
+	[ "$(find "$RUNDIR" -name meta.env | wc -l)" -eq 4 ]
+	check_err $? "expected 4 runs in $RUNDIR"
+	grep -q '^lab: \[4/4\]' "$TMP/lab.log"
+	check_err $? "no progress line for the fourth run"
+	log_test "the lab runs four short experiments and writes its report"
+}
+
+# The live counters of run $1, read again from the kernel.
+# shellcheck disable=SC2034 # read by name in tables_match_counters
+read_live()
+{
+	local p=$1 sw ha
+
+	sw=$(flowctl -n "${p}switch" -j -s show dev s0)
+	ha=$(flowctl -n "${p}hostA" -j -s show dev a0)
+	L_S1_DROPS=$(tc -n "${p}switch" -j -s qdisc show dev s1 | jq '[.[] | select(.root) | .drops] | add')
+	L_A0_DROPS=$(tc -n "${p}hostA" -j -s qdisc show dev a0 | jq '[.[] | select(.root) | .drops] | add')
+	L_S0_TX_PAUSE=$(jq '.[0].stats.tx_pause' <<<"$sw")
+	L_S0_TX_XON=$(jq '.[0].stats.tx_xon' <<<"$sw")
+	L_S0_TX_PFC3=$(jq '.[0].prio[3].tx_pfc' <<<"$sw")
+	L_S0_TX_PFC3_XON=$(jq '.[0].prio[3].tx_pfc_xon' <<<"$sw")
+	L_S0_RX=$(jq '.[0].stats | .rx_pause + .rx_xon + .rx_pfc' <<<"$sw")
+	L_S0_IGNORED=$(jq '.[0].stats.partner_ignored' <<<"$sw")
+	L_A0_RX_PAUSE=$(jq '.[0].stats.rx_pause' <<<"$ha")
+	L_A0_RX_XON=$(jq '.[0].stats.rx_xon' <<<"$ha")
+	L_A0_RX_PFC3=$(jq '.[0].prio[3] | .rx_pfc - .rx_pfc_xon' <<<"$ha")
+	L_A0_RX_PFC3_XON=$(jq '.[0].prio[3].rx_pfc_xon' <<<"$ha")
+	L_A0_TX=$(jq '.[0].stats | .tx_pause + .tx_xon + .tx_pfc' <<<"$ha")
+	L_A0_RX_IGNORED=$(jq '.[0].stats.rx_ignored' <<<"$ha")
+	L_A0_PAUSED3_MS=$(jq '.[0].prio[3].paused_ns_total / 1e6 | round' <<<"$ha")
+	L_A0_PAUSED0_MS=$(jq '.[0].prio[0].paused_ns_total / 1e6 | round' <<<"$ha")
+}
+
+ROWS=(
+	"S1_DROPS|drops at the switch (s1 egress, tc)"
+	"A0_DROPS|drops at hostA's own queue (a0, tc)"
+	"S0_TX_PAUSE|switch sent PAUSE XOFF (s0 tx"
+	"A0_RX_PAUSE|hostA received PAUSE XOFF (a0 rx"
+	"S0_TX_XON|switch sent PAUSE XON (s0 tx"
+	"A0_RX_XON|hostA received PAUSE XON (a0 rx"
+	"S0_TX_PFC3|switch sent PFC XOFF, priority 3"
+	"A0_RX_PFC3|hostA received PFC XOFF, priority 3"
+	"S0_TX_PFC3_XON|switch sent PFC XON, priority 3"
+	"A0_RX_PFC3_XON|hostA received PFC XON, priority 3"
+	"A0_TX|hostA sent PAUSE/PFC/XON"
+	"S0_RX|switch received PAUSE/PFC/XON"
+	"A0_RX_IGNORED|hostA ignored received frames"
+	"S0_IGNORED|partner ignored (s0"
+	"A0_PAUSED3_MS|hostA priority 3 paused"
+	"A0_PAUSED0_MS|hostA priority 0 paused"
+)
+
+each_run()
+{
+	ls "$RUNDIR"
+}
+
+tables_match_counters()
+{
+	local run p r key label got want nonzero=0 checked=0
+
+	if [ "$LAB_RC" -ne 0 ]; then
+		log_skip "tables report the module's counters" "the lab did not run"
+		return
+	fi
+	for run in $(each_run); do
+		p=$(sed -n 's/^NETNS_PREFIX=//p' "$RUNDIR/$run/meta.env")
+		read_live "$p"
+		for r in "${ROWS[@]}"; do
+			key=${r%%|*} label=${r#*|}
+			got=$(cell "$run" "$label")
+			want=L_$key
+			want=${!want}
+			[ "$got" = "$want" ]
+			check_err $? "$run: table row '$label' says '$got', the kernel counted '$want'"
+			checked=$((checked + 1))
+			[ "$want" != 0 ] && nonzero=$((nonzero + 1))
+		done
+	done
+	log_info "$checked cells compared, $nonzero of them non-zero"
+	# All-zero counters would make the comparison hollow: the runs did
+	# congest (drops or pause frames somewhere).
+	[ "$nonzero" -ge 8 ]
+	check_err $? "only $nonzero non-zero counters over four congested runs"
+	log_test "tables report the module's counters (tc, flowctl, read live)"
+}
+
+# MB in the table against the bytes that crossed the receiver's link.
+goodput_matches_links()
+{
+	local run p mb rx h dev ok=0
+
+	if [ "$LAB_RC" -ne 0 ]; then
+		log_skip "goodput against the receivers' links" "the lab did not run"
+		return
+	fi
+	for run in $(each_run); do
+		p=$(sed -n 's/^NETNS_PREFIX=//p' "$RUNDIR/$run/meta.env")
+		for h in B C; do
+			dev=b0
+			[ "$h" = C ] && dev=c0
+			[ -e "/run/netns/${p}host$h" ] || continue
+			mb=$(cell "$run" "data received by host$h (MB)")
+			rx=$(ip -n "${p}host$h" -j -s link show dev "$dev" | jq '.[0].stats64.rx.bytes')
+			# Payload is 1448 of each 1514-byte frame: the link carries
+			# a little more than iperf3 received, never less.
+			awk -v mb="$mb" -v rx="$rx" 'BEGIN { b = mb * 1e6; exit !(b <= rx * 1.001 && b >= rx * 0.85) }'
+			check_err $? "$run: table says host$h received $mb MB, its link carried $rx bytes"
+			# The per-flow rows add up to the total.
+			if [ "$h" = B ]; then
+				local total sum
+				total=$(cell "$run" "goodput hostA->hostB")
+				sum=$(for i in $(seq "$(sed -n "s/^STREAMS=//p" "$RUNDIR/$run/meta.env")"); do cell "$run" "  flow $i (Mb/s)"; done | awk '{ s += $1 } END { print s + 0 }')
+				awk -v t="$total" -v s="$sum" 'BEGIN { exit !(s >= t * 0.95 && s <= t * 1.05) }'
+				check_err $? "$run: flows add up to $sum Mb/s, the total row says $total"
+			fi
+			ok=$((ok + 1))
+		done
+	done
+	[ "$ok" -ge 6 ]
+	check_err $? "only $ok receivers checked"
+	log_test "goodput and data received agree with the receivers' links"
+}
+
+# The plotted series add up to the counters: XOFF frames, XON frames and
+# drops per sample, summed, are what the kernel counted over the run.
+series_match_counters()
+{
+	local run p xoff xon drops
+
+	if [ "$LAB_RC" -ne 0 ]; then
+		log_skip "plotted series add up to the counters" "the lab did not run"
+		return
+	fi
+	for run in $(each_run); do
+		p=$(sed -n 's/^NETNS_PREFIX=//p' "$RUNDIR/$run/meta.env")
+		read_live "$p"
+		read -r xoff xon drops < <(awk '!/^#/ { a += $7; b += $8; c += $6 } END { print a + 0, b + 0, c + 0 }' \
+			"$RUNDIR/$run/series.tsv")
+		check_eq "$xoff" $((L_S0_TX_PAUSE + L_S0_TX_PFC3)) "$run: XOFF frames in the plotted series"
+		check_eq "$xon" $((L_S0_TX_XON + L_S0_TX_PFC3_XON)) "$run: XON frames in the plotted series"
+		check_eq "$drops" "$L_S1_DROPS" "$run: drops at s1 in the plotted series"
+		[ "$(grep -vc '^#' "$RUNDIR/$run/series.tsv")" -ge $((DURATION * 5)) ]
+		check_err $? "$run: fewer than 5 samples a second"
+	done
+	log_test "the plotted series add up to the counters"
+}
+
+plots_written()
+{
+	local e f
+
+	if [ "$LAB_RC" -ne 0 ]; then
+		log_skip "plots written" "the lab did not run"
+		return
+	fi
+	for e in mismatch hol ends; do
+		f=$OUT/$e.png
+		[ -s "$f" ] && [ "$(head -c 4 "$f" | od -An -tx1 | tr -d ' ')" = 89504e47 ]
+		check_err $? "$f is not a PNG"
+		[ "$(stat -c %s "$f" 2>/dev/null || echo 0)" -gt 20000 ]
+		check_err $? "$f is suspiciously small"
+		f=$OUT/$e.svg
+		grep -q '<svg' "$f" 2>/dev/null && grep -q '</svg>' "$f" && grep -q '<path' "$f"
+		check_err $? "$f is not a complete SVG with paths"
+	done
+	log_test "plots written for each experiment (PNG and SVG)"
+}
+
+run_tests
