@@ -48,9 +48,9 @@ plot_experiment()
 	. "${dirs[0]}/meta.env"
 	limit_kib=$(jq -r '.[] | select(.ifname == "s1") | .limit_bytes / 1024 | floor' \
 		"${dirs[0]}/show-switch.json")
-	xmax=$(for d in "${dirs[@]}"; do
-		sed -n 's/^T_\(START\|END\)_NS=//p' "$d/meta.env" | paste -sd' '
-	done | awk '{ v = ($2 - $1) / 1e9; if (v > m) m = v } END { printf "%d", m + 1.5 }')
+	# The longest run: its last sample that carried traffic, plus a second.
+	xmax=$(cat "${dirs[@]/%//series.tsv}" | awk '!/^#/ && ($2 > 1 || $3 > 1) && $1 > m { m = $1 }
+		END { printf "%d", m + 1.5 }')
 	# Shared y ranges, so that the columns compare at a glance.
 	ymax=$(cat "${dirs[@]/%//series.tsv}" | awk '!/^#/ { for (i = 2; i <= 3; i++) if ($i > m) m = $i }
 		END { printf "%d", m * 1.35 + 1 }')
@@ -65,7 +65,7 @@ plot_experiment()
 		echo "set multiplot layout 4,$ncol columnsfirst"
 		echo "set grid lc rgb '#dddddd'"
 		echo "set key top left horizontal maxrows 2 font ',8' samplen 2"
-		echo "set xrange [-0.5:$xmax]"
+		echo "set xrange [-1:$xmax]"
 		echo "set lmargin 10; set rmargin 9"
 		col=0
 		for d in "${dirs[@]}"; do

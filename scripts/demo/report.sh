@@ -86,19 +86,20 @@ summary()
 # series DIR: time series for the plots, t in seconds from the traffic start.
 series()
 {
-	local d=$1
+	local d=$1 shift_s
 
 	# shellcheck source=/dev/null
 	. "$d/meta.env"
 	# t, s1 and s2 egress bytes, s0 charge, s1 backlog, s1 drops, XOFF and
-	# XON frames s0 sent (PAUSE or PFC), all cumulative or instantaneous.
+	# XON frames s0 sent (PAUSE, and PFC counted per priority: tx_pfc is
+	# XOFF, tx_pfc_xon XON), all cumulative or instantaneous.
 	jq -r --argjson t0 "$T_START_NS" '
 		(.ports | map({key: .ifname, value: .}) | from_entries) as $p |
 		def bytes($x): if $x then [$x.prio[].tx_bytes] | add else 0 end;
 		[(.time_ns - $t0) / 1e9, bytes($p.s1), bytes($p.s2),
 		 ([$p.s0.prio[].charge_bytes] | add), ([$p.s1.prio[].backlog_bytes] | add),
 		 ([$p.s1.prio[].drops] | add),
-		 $p.s0.stats.tx_pause + ([$p.s0.prio[].tx_pfc] | add) - ([$p.s0.prio[].tx_pfc_xon] | add),
+		 $p.s0.stats.tx_pause + ([$p.s0.prio[].tx_pfc] | add),
 		 $p.s0.stats.tx_xon + ([$p.s0.prio[].tx_pfc_xon] | add)] | @tsv' \
 		"$d/samples-switch.jsonl" |
 	awk -F'\t' 'BEGIN { OFS = "\t"; print "# t s1_mbps s2_mbps s0_charge_kb s1_backlog_kb s1_drops xoff_frames xon_frames" }
@@ -107,11 +108,20 @@ series()
 			print $1, ($2 - p2) * 8 / dt / 1e6, ($3 - p3) * 8 / dt / 1e6,
 			      $4 / 1024, $5 / 1024, $6 - p6, $7 - p7, $8 - p8
 		}
-		{ pt = $1; p2 = $2; p3 = $3; p6 = $6; p7 = $7; p8 = $8 }' >"$d/series.tsv"
+		{ pt = $1; p2 = $2; p3 = $3; p6 = $6; p7 = $7; p8 = $8 }' >"$d/series.raw"
+	# Time 0 is the start of the traffic: the sample before the first one
+	# in which the switch forwarded more than 1 Mb/s (iperf3 takes a
+	# while to start under TCG, longer on a busy host).
+	shift_s=$(awk '!/^#/ && ($2 > 1 || $3 > 1) { printf "%.3f", prev; exit } !/^#/ { prev = $1 }' \
+		"$d/series.raw")
+	shift_s=${shift_s:-0}
+	awk -v s="$shift_s" 'BEGIN { OFS = "\t" } /^#/ { print; next } { $1 = $1 - s; print }' \
+		"$d/series.raw" >"$d/series.tsv"
+	rm -f "$d/series.raw"
 	# hostA: the share of each interval its priorities 0 and 3 were paused.
-	jq -r --argjson t0 "$T_START_NS" '
+	jq -r --argjson t0 "$T_START_NS" --argjson shift "$shift_s" '
 		. as $s | .ports[] | select(.ifname == "a0") |
-		[($s.time_ns - $t0) / 1e9, .prio[0].paused_ns_total, .prio[3].paused_ns_total] | @tsv' \
+		[($s.time_ns - $t0) / 1e9 - $shift, .prio[0].paused_ns_total, .prio[3].paused_ns_total] | @tsv' \
 		"$d/samples-hostA.jsonl" |
 	awk -F'\t' 'BEGIN { OFS = "\t"; print "# t prio0_paused_pct prio3_paused_pct" }
 		NR > 1 && $1 > pt {
