@@ -8,24 +8,18 @@
 set -u
 OUT=${1:?usage: tables.sh RESULTS_DIR}
 
-# get DIR KEY: a value of DIR/summary.env ("-" when absent).
-get()
-{
-	local v
+# Every run's summary.env, read once (no process per cell: they are slow
+# to start in an emulated VM).
+declare -A V
+for d in "$OUT"/runs/*/; do
+	d=${d%/}
+	[ -e "$d/summary.env" ] || continue
+	while IFS='=' read -r k v; do
+		V["$d|$k"]=$v
+	done <"$d/summary.env"
+done
 
-	v=$(sed -n "s/^$2=//p" "$1/summary.env" | head -1)
-	printf '%s' "${v:--}"
-}
-
-head_of()
-{
-	case $1 in
-	off) echo "off" ;;
-	pause) echo "PAUSE" ;;
-	pfc) echo "PFC p3" ;;
-	ends) echo "PAUSE, rx off" ;;
-	esac
-}
+declare -A HEAD=([off]="off" [pause]="PAUSE" [pfc]="PFC p3" [ends]="PAUSE, rx off")
 
 # row LABEL KEY DIR...
 row()
@@ -35,7 +29,7 @@ row()
 	shift 2
 	printf '%-58s' "$label"
 	for d in "$@"; do
-		printf '  %-14s' "$(get "$d" "$key")"
+		printf '  %-14s' "${V["$d|$key"]:--}"
 	done
 	printf '\n'
 }
@@ -71,20 +65,20 @@ table()
 	echo "XOFF $XOFF, XON $XON at s0; kernel $KERNEL"
 	printf '%-58s' ""
 	for d in "${dirs[@]}"; do
-		printf '  %-14s' "$(head_of "$(get "$d" MODE)")"
+		printf '  %-14s' "${HEAD[${V["$d|MODE"]}]}"
 	done
 	printf '\n'
-	n=$(get "${dirs[0]}" B_FLOWS)
+	n=${V["${dirs[0]}|B_FLOWS"]:-0}
 	if [ "$exp" = hol ]; then
 		row "goodput hostA->hostB, priority 3 (Mb/s)" B_TOTAL "${dirs[@]}"
-		for i in $(seq "$n"); do
+		for ((i = 1; i <= n; i++)); do
 			row "  flow $i (Mb/s)" "B_FLOW_$i" "${dirs[@]}"
 		done
 		row "goodput hostA->hostC, priority 0, victim (Mb/s)" C_TOTAL "${dirs[@]}"
 		row "data received by hostC (MB)" C_MBYTES "${dirs[@]}"
 	else
 		row "goodput hostA->hostB, total (Mb/s)" B_TOTAL "${dirs[@]}"
-		for i in $(seq "$n"); do
+		for ((i = 1; i <= n; i++)); do
 			row "  flow $i (Mb/s)" "B_FLOW_$i" "${dirs[@]}"
 		done
 	fi
