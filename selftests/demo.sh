@@ -240,7 +240,7 @@ goodput_matches_links()
 				else
 					total=$(cell "goodput hostA->hostB, total (Mb/s)")
 				fi
-				sum=$(for i in $(seq "$STREAMS"); do cell "  flow $i (Mb/s)"; done | awk '{ s += $1 } END { print s + 0 }')
+				sum=$(for i in $(seq "$STREAMS"); do cell "  flow $i (Mb/s)"; echo; done | awk '{ s += $1 } END { print s + 0 }')
 				awk -v t="$total" -v s="$sum" 'BEGIN { exit !(s >= t * 0.95 && s <= t * 1.05) }'
 				check_err $? "$run: flows add up to $sum Mb/s, the total row says $total"
 			fi
