@@ -47,17 +47,17 @@ table()
 	. "${dirs[0]}/meta.env"
 	case $exp in
 	mismatch)
-		echo "Experiment 1: rate mismatch (seed 6.1)"
+		echo "Experiment 1: rate mismatch"
 		echo "hostA (a0, $SENDER_MBIT Mb/s) -> switch s0 | br0 | s1 ($RATE_MBIT Mb/s) -> hostB;" \
 			"iperf3 -P $STREAMS, TCP, DSCP CS3 (priority 3), $DURATION s"
 		;;
 	hol)
-		echo "Experiment 2: head-of-line blocking (seed 4.1, 5.1)"
+		echo "Experiment 2: head-of-line blocking"
 		echo "hostA -> switch: to hostB through s1 ($RATE_MBIT Mb/s, priority 3, congested)," \
 			"to hostC through s2 (priority 0, uncongested); $DURATION s"
 		;;
 	ends)
-		echo "Experiment 3: mismatched ends (seed 6.2)"
+		echo "Experiment 3: mismatched ends"
 		echo "as experiment 1, but hostA ignores PAUSE (a0 rx off) while the switch sends it;" \
 			"$DURATION s"
 		;;

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 # The lab's topology, sourced by scripts/demo/experiments.sh (inside the VM,
-# as root). The seed's 10G-in, 1G-out lab, scaled to what TCG runs:
+# as root). The classic 10G-in, 1G-out lab, scaled to what TCG runs:
 #
 #   +- hostA -+        +------------------ switch -------------------+      +- hostB -+
 #   | a0      |========| s0 (tx)          br0         s1 (rate R)    |======| b0      |
