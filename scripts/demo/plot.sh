@@ -115,8 +115,9 @@ plot_experiment()
 		done
 		echo "unset multiplot"
 	} >"$gp"
-	if ! gnuplot -e "term='pngcairo'; out='$OUT/$exp.png'" "$gp" 2>"$OUT/$exp.gnuplot.log" ||
-		! gnuplot -e "term='svg'; out='$OUT/$exp.svg'" "$gp" 2>>"$OUT/$exp.gnuplot.log"; then
+	# One gnuplot for both (it is slow to start in an emulated VM).
+	if ! gnuplot -e "term='pngcairo'; out='$OUT/$exp.png'; load '$gp';
+			term='svg'; out='$OUT/$exp.svg'; load '$gp'" 2>"$OUT/$exp.gnuplot.log"; then
 		echo "plot: gnuplot failed for $exp:" >&2
 		cat "$OUT/$exp.gnuplot.log" >&2
 		return 1
