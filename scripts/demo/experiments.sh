@@ -16,7 +16,7 @@
 #   tc-switch.json, tc-hostA.json       "tc -j -s qdisc show"
 #
 #   experiments.sh OUT [--experiments LIST | --runs LIST] [--rate MBIT] [--duration S]
-#                      [--streams N] [--interval S] [--keep]
+#                      [--streams N] [--interval S] [--xoff B] [--xon B] [--keep]
 #   experiments.sh --shell OUT [--rate MBIT]
 #
 # --keep leaves each run's namespaces up (named rNN-hostA, ...) so that a
@@ -49,6 +49,8 @@ while [ $# -gt 0 ]; do
 	--duration) DURATION=$2; shift 2 ;;
 	--streams) STREAMS=$2; shift 2 ;;
 	--interval) INTERVAL=$2; shift 2 ;;
+	--xoff) LAB_XOFF=$2; shift 2 ;;
+	--xon) LAB_XON=$2; shift 2 ;;
 	--keep) KEEP=1; shift ;;
 	--shell) SHELL_MODE=1; shift ;;
 	-*) die "unknown option $1" ;;
