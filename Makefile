@@ -4,13 +4,26 @@
 # make KVER=6.12       the same against another installed kernel
 # make check           unit tests, then the selftests in the VM on every kernel
 # make lint            checkpatch and sparse on the kernel code
+# make debug-kernel    build the KASAN/lockdep/kmemleak/UBSAN kernel (once, ~30 min)
+# make check-debug     every selftest and the stress test on that kernel
+# make module KVER=debug   the module against the debug kernel's tree
 # make install         module (depmod), CLI and man page
 #
 TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 
 KVER ?=
+# KVER=debug (or debug-6.1, debug-6.12): the debug kernel's tree in the cache
+# (scripts/debug-kernel/build); its release names the build directory.
+DEBUG_SERIES := $(or $(patsubst debug-%,%,$(filter debug-%,$(KVER))),$(FLOWCTL_DEBUG_SERIES),6.1)
+ifneq ($(filter debug debug-%,$(KVER)),)
+KERNELRELEASE_FLOWCTL := $(or $(KERNELRELEASE),$(shell $(TOP)/scripts/debug-kernel/build --path release $(DEBUG_SERIES) 2>/dev/null))
+KDIR ?= $(shell $(TOP)/scripts/debug-kernel/build --path kdir $(DEBUG_SERIES))
+NO_KERNEL_MSG := the $(DEBUG_SERIES) debug kernel is not built: run make debug-kernel KVER=debug-$(DEBUG_SERIES)
+else
 KERNELRELEASE_FLOWCTL := $(or $(KERNELRELEASE),$(shell $(TOP)/scripts/kver $(KVER) 2>/dev/null))
 KDIR ?= $(if $(wildcard /lib/modules/$(KERNELRELEASE_FLOWCTL)/build/Makefile),/lib/modules/$(KERNELRELEASE_FLOWCTL)/build,/usr/src/linux-headers-$(KERNELRELEASE_FLOWCTL))
+NO_KERNEL_MSG := no kernel headers: run make deps
+endif
 BUILD := $(TOP)/build/$(KERNELRELEASE_FLOWCTL)
 KO := $(BUILD)/kernel/flowctl.ko
 
@@ -21,7 +34,7 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 
 .PHONY: all module userland check unit selftests lint install deps clean \
-	print-ko print-kdir fuzz
+	print-ko print-kdir fuzz debug-kernel check-debug check-debug-selftest
 
 all: module userland
 
@@ -31,7 +44,7 @@ deps:
 # Each kernel builds in its own tree under build/, mirroring kernel/ by
 # symlinks, so two kernels never overwrite each other's objects.
 $(KO): $(KSRC)
-	@test -n "$(KERNELRELEASE_FLOWCTL)" || { echo "no kernel headers: run make deps" >&2; exit 1; }
+	@test -n "$(KERNELRELEASE_FLOWCTL)" || { echo "$(NO_KERNEL_MSG)" >&2; exit 1; }
 	@mkdir -p $(BUILD)/kernel
 	@ln -sf $(TOP)/Kbuild $(BUILD)/Kbuild
 	@for f in $(TOP)/kernel/*.c $(TOP)/kernel/*.h $(TOP)/kernel/Kbuild; do ln -sf $$f $(BUILD)/kernel/; done
@@ -55,6 +68,17 @@ unit: userland
 # Every kernel with headers and an image installed, each in its own VM.
 check: deps
 	@$(TOP)/scripts/check
+
+# The debug lane (Documentation/check-debug.md): not part of make check or CI.
+debug-kernel:
+	$(TOP)/scripts/debug-kernel/build $(DEBUG_SERIES)
+
+check-debug:
+	@$(TOP)/scripts/check-debug $(DEBUG_SERIES)
+
+# Proof that the lane catches a planted use-after-free, lock inversion, leak.
+check-debug-selftest:
+	@$(TOP)/selftests/debug/planted.sh $(DEBUG_SERIES)
 
 selftests: module userland
 	$(TOP)/scripts/vm-run $(if $(KVER),--kernel $(KVER)) -- $(TOP)/selftests/run
