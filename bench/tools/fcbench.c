@@ -29,13 +29,20 @@
  *       between the frame's arrival and the gate closing.
  *       Then one line "spacing_ns MEDIAN" with the median interval
  *       between datagrams (the resolution of the gaps).
+ *   fcbench charge DEV INTERVAL_US STOPFILE
+ *       Read DEV's flowctl port over generic netlink every INTERVAL_US
+ *       until STOPFILE is gone, and print "samples N max BYTES span_us T":
+ *       the largest total charge_bytes seen (the module keeps no peak).
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
 #include <linux/filter.h>
+#include <linux/flowctl.h>
+#include <linux/genetlink.h>
 #include <linux/if_ether.h>
 #include <linux/if_packet.h>
+#include <linux/netlink.h>
 #include <net/if.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -431,6 +438,131 @@ static int do_analyze(int argc, char **argv)
 	return 0;
 }
 
+/* Generic netlink without a library: one request, one reply. */
+struct nl_req {
+	struct nlmsghdr n;
+	struct genlmsghdr g;
+	char attrs[64];
+};
+
+static void nl_put_str(struct nl_req *r, unsigned short type, const char *v)
+{
+	struct nlattr *a = (void *)((char *)r + NLMSG_ALIGN(r->n.nlmsg_len));
+	size_t len = strlen(v) + 1;
+
+	a->nla_type = type;
+	a->nla_len = NLA_HDRLEN + len;
+	memcpy((char *)a + NLA_HDRLEN, v, len);
+	r->n.nlmsg_len = NLMSG_ALIGN(r->n.nlmsg_len) + NLA_ALIGN(a->nla_len);
+}
+
+static ssize_t nl_call(int fd, struct nl_req *r, char *buf, size_t size)
+{
+	struct nlmsghdr *h = (void *)buf;
+	ssize_t n;
+
+	if (send(fd, r, r->n.nlmsg_len, 0) < 0)
+		die("netlink send");
+	n = recv(fd, buf, size, 0);
+	if (n < (ssize_t)NLMSG_HDRLEN || !NLMSG_OK(h, (size_t)n))
+		die("netlink recv");
+	if (h->nlmsg_type == NLMSG_ERROR) {
+		struct nlmsgerr *e = NLMSG_DATA(h);
+
+		errno = -e->error;
+		die("netlink request");
+	}
+	return n;
+}
+
+/* Each attribute in [p, p + len). */
+#define for_each_attr(a, p, len)					\
+	for (a = (struct nlattr *)(p);					\
+	     (char *)a + NLA_HDRLEN <= (char *)(p) + (len) &&		\
+	     a->nla_len >= NLA_HDRLEN &&				\
+	     (char *)a + a->nla_len <= (char *)(p) + (len);		\
+	     a = (struct nlattr *)((char *)a + NLA_ALIGN(a->nla_len)))
+
+static int genl_family(int fd, const char *name)
+{
+	struct nl_req r = {
+		.n = { .nlmsg_len = NLMSG_LENGTH(GENL_HDRLEN),
+		       .nlmsg_type = GENL_ID_CTRL, .nlmsg_flags = NLM_F_REQUEST },
+		.g = { .cmd = CTRL_CMD_GETFAMILY, .version = 1 },
+	};
+	static char buf[8192];
+	struct nlmsghdr *h = (void *)buf;
+	struct nlattr *a;
+
+	nl_put_str(&r, CTRL_ATTR_FAMILY_NAME, name);
+	nl_call(fd, &r, buf, sizeof(buf));
+	for_each_attr(a, (char *)NLMSG_DATA(h) + GENL_HDRLEN,
+		      h->nlmsg_len - NLMSG_LENGTH(GENL_HDRLEN))
+		if ((a->nla_type & NLA_TYPE_MASK) == CTRL_ATTR_FAMILY_ID)
+			return *(uint16_t *)((char *)a + NLA_HDRLEN);
+	fprintf(stderr, "fcbench: no generic netlink family %s\n", name);
+	exit(1);
+}
+
+/* The sum of charge_bytes over the port's priorities. */
+static uint64_t port_charge(int fd, int family, const char *dev)
+{
+	struct nl_req r = {
+		.n = { .nlmsg_len = NLMSG_LENGTH(GENL_HDRLEN),
+		       .nlmsg_type = family, .nlmsg_flags = NLM_F_REQUEST },
+		.g = { .cmd = FLOWCTL_CMD_DEV_GET, .version = FLOWCTL_FAMILY_VERSION },
+	};
+	static char buf[16384];
+	struct nlmsghdr *h = (void *)buf;
+	struct nlattr *a, *b;
+	uint64_t sum = 0, v;
+
+	nl_put_str(&r, FLOWCTL_A_DEV_IFNAME, dev);
+	nl_call(fd, &r, buf, sizeof(buf));
+	for_each_attr(a, (char *)NLMSG_DATA(h) + GENL_HDRLEN,
+		      h->nlmsg_len - NLMSG_LENGTH(GENL_HDRLEN)) {
+		if ((a->nla_type & NLA_TYPE_MASK) != FLOWCTL_A_DEV_PRIO)
+			continue;
+		for_each_attr(b, (char *)a + NLA_HDRLEN, a->nla_len - NLA_HDRLEN) {
+			if ((b->nla_type & NLA_TYPE_MASK) != FLOWCTL_A_PRIO_CHARGE_BYTES ||
+			    b->nla_len < NLA_HDRLEN + sizeof(v))
+				continue;
+			memcpy(&v, (char *)b + NLA_HDRLEN, sizeof(v));
+			sum += v;
+		}
+	}
+	return sum;
+}
+
+static int do_charge(int argc, char **argv)
+{
+	uint64_t interval, t0, n = 0, max = 0;
+	int fd, family;
+
+	if (argc < 3)
+		return 2;
+	interval = strtoull(argv[1], NULL, 0) * 1000;
+	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
+	if (fd < 0)
+		die("socket");
+	family = genl_family(fd, FLOWCTL_FAMILY_NAME);
+	t0 = ts_ns(CLOCK_MONOTONIC);
+	while (!access(argv[2], F_OK)) {
+		uint64_t c = port_charge(fd, family, argv[0]);
+		struct timespec ts = { interval / 1000000000ull,
+				       interval % 1000000000ull };
+
+		if (c > max)
+			max = c;
+		n++;
+		nanosleep(&ts, NULL);
+	}
+	printf("samples %llu max %llu span_us %llu\n", (unsigned long long)n,
+	       (unsigned long long)max,
+	       (unsigned long long)((ts_ns(CLOCK_MONOTONIC) - t0) / 1000));
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int rc = 2;
@@ -441,7 +573,9 @@ int main(int argc, char **argv)
 		rc = do_pause(argc - 2, argv + 2);
 	else if (argc >= 2 && !strcmp(argv[1], "analyze"))
 		rc = do_analyze(argc - 2, argv + 2);
+	else if (argc >= 2 && !strcmp(argv[1], "charge"))
+		rc = do_charge(argc - 2, argv + 2);
 	if (rc == 2)
-		fprintf(stderr, "usage: fcbench stamps|pause|analyze ... (see the source)\n");
+		fprintf(stderr, "usage: fcbench stamps|pause|analyze|charge ... (see the source)\n");
 	return rc;
 }
