@@ -4,6 +4,8 @@
 # make KVER=6.12       the same against another installed kernel
 # make check           unit tests, then the selftests in the VM on every kernel
 # make lint            checkpatch and sparse on the kernel code
+# make bench           the benchmarks in the VM on every kernel (BENCH_KERNELS=6.1,
+#                      BENCH_QUICK=1); make bench-compare A=a.json B=b.json
 # make install         module (depmod), CLI and man page
 #
 TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
@@ -21,7 +23,7 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 
 .PHONY: all module userland check unit selftests lint install deps clean \
-	print-ko print-kdir fuzz
+	print-ko print-kdir fuzz bench bench-compare
 
 all: module userland
 
@@ -62,6 +64,14 @@ selftests: module userland
 lint:
 	@$(TOP)/scripts/lint
 
+# Benchmarks: figures, never a verdict (Documentation/bench.md).
+bench:
+	@$(TOP)/scripts/bench
+
+bench-compare:
+	@test -n "$(A)" -a -n "$(B)" || { echo "usage: make bench-compare A=a.json B=b.json" >&2; exit 2; }
+	@$(TOP)/bench/compare $(A) $(B)
+
 install: module userland
 	install -D -m 644 $(KO) $(DESTDIR)/lib/modules/$(KERNELRELEASE_FLOWCTL)/extra/flowctl.ko
 	$(MAKE) -C $(TOP)/userland install PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
@@ -70,6 +80,7 @@ install: module userland
 clean:
 	rm -rf $(TOP)/build $(TOP)/kernel/flowctl.ko
 	$(MAKE) -C $(TOP)/userland clean
+	$(MAKE) -C $(TOP)/bench clean
 
 fuzz:
 	$(MAKE) -C $(TOP)/userland fuzz
