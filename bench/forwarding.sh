@@ -31,6 +31,7 @@
 # Usage: bench/forwarding.sh OUT.json
 set -u
 BENCH_GROUP=forwarding
+# shellcheck source-path=SCRIPTDIR source=lib.sh
 source "$(dirname "$0")/lib.sh"
 OUT=${1:?usage: forwarding.sh OUT.json}
 need_cmd jq ip tc bridge flowctl
@@ -174,7 +175,11 @@ forward()
 ip netns exec "$R" sleep 100000 &
 R_PID=$!
 R_STATS=/proc/$R_PID/root/sys/class/net/r0/statistics/rx_packets
-sleep 0.2
+# ip netns exec mounts the namespace's sysfs when it starts: wait for it.
+for ((i = 0; i < 100; i++)); do
+	[ -r "$R_STATS" ] && break
+	sleep 0.1
+done
 [ -r "$R_STATS" ] || fail "cannot read r0's counters through $R_STATS"
 declare -A PPS
 for size in $SIZES; do

@@ -1,12 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # Shared helpers for the benchmarks (bench/*.sh), run inside the VM. The
 # namespace, veth and frame helpers come from the selftests' lib.sh; what is
 # here is about measuring and reporting. A benchmark never judges a figure:
 # it fails only when a tool is missing or a measurement could not be taken.
 
 BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-# shellcheck source=../selftests/lib.sh
+# shellcheck source-path=SCRIPTDIR source=../selftests/lib.sh
 source "$BENCH_DIR/../selftests/lib.sh"
+# shellcheck disable=SC2034 # for the scripts that source this
 FCBENCH=$BENCH_DIR/tools/fcbench
 BENCH_QUICK=${BENCH_QUICK:-0}
 BENCH_TMP=$(mktemp -d)

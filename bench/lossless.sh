@@ -23,6 +23,7 @@
 # Usage: bench/lossless.sh OUT.json
 set -u
 BENCH_GROUP=lossless
+# shellcheck source-path=SCRIPTDIR source=lib.sh
 source "$(dirname "$0")/lib.sh"
 OUT=${1:?usage: lossless.sh OUT.json}
 need_cmd jq ip tc flowctl
@@ -63,7 +64,7 @@ done
 # offer K TX: one run; prints a JSON object.
 offer()
 {
-	local k=$1 tx=$2 d0 d1 got span s samples flag
+	local k=$1 tx=$2 d0 d1 got span s flag n_samples peak span_s
 
 	fc "$H" set dev a0 speed 1000 rate $((k * RATE_MBIT))mbit || fail "flowctl set a0 rate"
 	fc "$S" set dev s0 tx "$tx" || fail "flowctl set s0 tx $tx"
@@ -92,7 +93,9 @@ offer()
 		fail "no traffic reached R at ${k}x, tx $tx"
 	fi
 	read -r _ n_samples _ peak _ span_s <"$BENCH_TMP/samples"
-	is_uint "$n_samples" && is_uint "$peak" || fail "the charge sampler failed"
+	if ! is_uint "$n_samples" || ! is_uint "$peak"; then
+		fail "the charge sampler failed"
+	fi
 	s=$(fc "$S" -j -s show dev s0)
 	jq -n -c --argjson k "$k" --arg tx "$tx" --argjson drops $((d1 - d0)) \
 		--argjson got "$got" --argjson pkts "$PKTS" --argjson span_us "$span" \

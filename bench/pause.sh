@@ -23,6 +23,7 @@
 # Usage: bench/pause.sh OUT.json
 set -u
 BENCH_GROUP=pause
+# shellcheck source-path=SCRIPTDIR source=lib.sh
 source "$(dirname "$0")/lib.sh"
 OUT=${1:?usage: pause.sh OUT.json}
 need_cmd jq ip tc flowctl
@@ -59,7 +60,7 @@ for ((r = 0; r < REPS; r++)); do
 	done
 done
 
-progress "flood through a0, $((REPS * $(echo "$QUANTA" | wc -w))) PAUSE frames of 100 us..100 ms at ${SPEED} Mb/s"
+progress "a stream through a0, $((REPS * $(echo "$QUANTA" | wc -w))) PAUSE frames of 100 us..100 ms at ${SPEED} Mb/s"
 ip netns exec "$B" "$FCBENCH" stamps 7000 1 "$BENCH_TMP/stamps" >"$BENCH_TMP/stamps.log" &
 spid=$!
 while ! grep -q ready "$BENCH_TMP/stamps.log" 2>/dev/null; do

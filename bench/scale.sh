@@ -25,6 +25,7 @@
 # Usage: bench/scale.sh OUT.json
 set -u
 BENCH_GROUP=scale
+# shellcheck source-path=SCRIPTDIR source=lib.sh
 source "$(dirname "$0")/lib.sh"
 OUT=${1:?usage: scale.sh OUT.json}
 need_cmd jq ip tc flowctl timeout
@@ -51,8 +52,12 @@ PAUSE_HEX=$(pause_hex "$(mac_of "$Q" q0)" 65535)
 # p0's counter without a fork: through a process that lives in P.
 ip netns exec "$P" sleep 100000 &
 P_PID=$!
-sleep 0.2
 P0_RX=/proc/$P_PID/root/sys/class/net/p0/statistics/rx_packets
+# ip netns exec mounts the namespace's sysfs when it starts: wait for it.
+for ((i = 0; i < 100; i++)); do
+	[ -r "$P0_RX" ] && break
+	sleep 0.1
+done
 [ -r "$P0_RX" ] || fail "cannot read p0's counters through $P0_RX"
 
 # kmem: prints "USED SLAB" in bytes once the page cache is dropped.
@@ -84,9 +89,9 @@ kmem_settled()
 # dump_us QDISC: the median wall time of three full dumps, in microseconds.
 dump_us()
 {
-	local r t0 t1 all=()
+	local t0 t1 all=()
 
-	for r in 1 2 3; do
+	for _ in 1 2 3; do
 		t0=$(now_ns)
 		if [ "$1" = flowctl ]; then
 			flowctl -n "$P" -j -s show >/dev/null || fail "flowctl show (dump) failed"
