@@ -25,8 +25,8 @@
 # module stays loaded: its ingress static keys are held either way), so the
 # difference is flowctl's netdev ingress hook and its EtherType test.
 #
-# Each configuration runs ROUNDS times, the rounds interleaved, and the
-# median is kept.
+# Each configuration runs ROUNDS times (2; 1 with BENCH_QUICK), the qdiscs
+# interleaved within each round, and the median (of 2: the mean) is kept.
 #
 # Usage: bench/forwarding.sh OUT.json
 set -u
@@ -44,7 +44,7 @@ need_module flowctl
 if [ "$BENCH_QUICK" = 1 ]; then
 	RUN_S=1 ROUNDS=1
 else
-	RUN_S=1 ROUNDS=3
+	RUN_S=1 ROUNDS=2
 fi
 QDISCS=("pfifo_fast" "prio" "ets bands 8" "flowctl")
 SIZES="60 1514"
@@ -103,7 +103,7 @@ pg_run()
 
 	echo start >"$PG/pgctrl" &
 	p=$!
-	sleep "$1"
+	nap "$1"
 	echo stop >"$PG/pgctrl"
 	wait $p
 	PG_US=0 PG_SENT=0
@@ -163,10 +163,10 @@ forward()
 	local q=$1 before after
 
 	# shellcheck disable=SC2086 # the qdisc and its options are words
-	ip netns exec "$S" tc qdisc replace dev s2 root $q || fail "tc qdisc replace dev s2 root $q"
+	tc -n "$S" qdisc replace dev s2 root $q || fail "tc qdisc replace dev s2 root $q"
 	before=$(<"$R_STATS")
 	pg_run "$RUN_S"
-	sleep 0.1
+	nap 0.1
 	after=$(<"$R_STATS")
 	FWD_PPS=$(((after - before) * 1000000 / PG_US))
 }
@@ -178,7 +178,7 @@ R_STATS=/proc/$R_PID/root/sys/class/net/r0/statistics/rx_packets
 # ip netns exec mounts the namespace's sysfs when it starts: wait for it.
 for ((i = 0; i < 100; i++)); do
 	[ -r "$R_STATS" ] && break
-	sleep 0.1
+	nap 0.1
 done
 [ -r "$R_STATS" ] || fail "cannot read r0's counters through $R_STATS"
 declare -A PPS

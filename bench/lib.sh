@@ -52,22 +52,54 @@ now_ns()
 	date +%s%N
 }
 
+# nap SECONDS: sleep without a fork (a fork and exec cost tens to hundreds
+# of milliseconds under TCG on a busy host): a read that times out on a
+# pipe nobody writes to.
+exec {NAP_FD}<> <(:)
+nap()
+{
+	read -r -t "$1" -u "$NAP_FD" _ || true
+}
+
+# wait_for FILE WORD: until FILE contains WORD (no fork), at most 30 s.
+wait_for()
+{
+	local i
+
+	for ((i = 0; i < 600; i++)); do
+		[ -r "$1" ] && [[ $(<"$1") == *"$2"* ]] && return 0
+		nap 0.05
+	done
+	return 1
+}
+
 # is_uint V: V is a non-negative integer.
 is_uint()
 {
 	[[ $1 =~ ^[0-9]+$ ]]
 }
 
-# median V...: the median of integers (the lower middle for an even count).
+# median V...: the median of integers (the mean of the middle two for an
+# even count).
 median()
 {
-	printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+	printf '%s\n' "$@" | sort -n |
+		awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : int((v[NR / 2] + v[NR / 2 + 1]) / 2) }'
 }
 
 # dev_stat NS DEV COUNTER: /sys/class/net/DEV/statistics/COUNTER in NS.
 dev_stat()
 {
 	ip netns exec "$1" cat "/sys/class/net/$2/statistics/$3"
+}
+
+# fc NS ARGS...: the CLI in a namespace, one exec fewer than ip netns exec.
+fc()
+{
+	local ns=$1
+
+	shift
+	flowctl -n "$ns" "$@"
 }
 
 bench_cleanup()

@@ -5,20 +5,24 @@
 # closes. One stream of PAUSE frames serves both.
 #
 #   +------------- ns A --------------+      +----------- ns B -------------+
-#   | fctest send: UDP flood, 60 B    |      | fcbench stamps: the receive  |
-#   | a0 198.18.0.1  flowctl root     |======|  timestamp of every datagram |
+#   | fctest send: UDP, 60 B frames,  |      | fcbench stamps: the receive  |
+#   |  one every 20 us asked          |      |  timestamp of every datagram |
+#   | a0 198.18.0.1  flowctl root     |======|                              |
 #   |    speed 100 (5.12 us/quantum)  | veth | fcbench pause: PAUSE frames, |
 #   | flowctl -j monitor: pause-start |      |  each one's departure time   |
 #   +---------------------------------+      +------------------------------+
 #
-# The flood keeps a0's band backlogged, so the gap the partner sees is the
-# pause itself plus at most one datagram spacing. Pause accuracy: the gap
-# containing each pause versus quanta * 512 bit times. Reaction: the time
-# from the frame's arrival (the kernel timestamp of it leaving b0, which on
-# a veth is its arrival in a0's receive backlog) to the gate closing (the
-# CLOCK_MONOTONIC timestamp of the pause-start event, taken just after the
-# gate is written); and the datagrams the partner received after the gate
-# closed and before the pause could have ended.
+# The stream is as dense as the sender manages (under TCG it cannot keep
+# 20 us: it sends back to back and blocks on its socket while a0 is
+# paused), so the gap the partner sees is the pause, plus the time until the
+# gate opens and the qdisc runs again, plus at most one datagram spacing.
+# Pause accuracy: the gap containing each pause versus quanta * 512 bit
+# times. Reaction: the time from the frame's arrival (the kernel timestamp
+# of it leaving b0, which on a veth is its arrival in a0's receive backlog)
+# to the gate closing (the CLOCK_MONOTONIC timestamp of the pause-start
+# event, taken just after the gate is written); and the datagrams the
+# partner received after the gate closed and before the pause could have
+# ended.
 #
 # Usage: bench/pause.sh OUT.json
 set -u

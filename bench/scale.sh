@@ -56,7 +56,7 @@ P0_RX=/proc/$P_PID/root/sys/class/net/p0/statistics/rx_packets
 # ip netns exec mounts the namespace's sysfs when it starts: wait for it.
 for ((i = 0; i < 100; i++)); do
 	[ -r "$P0_RX" ] && break
-	sleep 0.1
+	nap 0.1
 done
 [ -r "$P0_RX" ] || fail "cannot read p0's counters through $P0_RX"
 
@@ -78,7 +78,7 @@ kmem_settled()
 
 	a=$(kmem)
 	for ((i = 0; i < 20; i++)); do
-		sleep 0.5
+		nap 0.5
 		b=$(kmem)
 		[ $((${a% *} - ${b% *})) -lt 262144 ] && [ $((${b% *} - ${a% *})) -lt 262144 ] && break
 		a=$b
@@ -114,15 +114,15 @@ absorb()
 	r0=$(<"$P0_RX")
 	ip netns exec "$Q" "$FCTEST" raw q0 "$PAUSE_HEX" count 4000000000 &
 	pid=$!
-	sleep 0.3
+	nap 0.3
 	c0=$(<"$P0_RX")
 	t0=$(now_ns)
-	sleep "$FLOOD_S"
+	nap "$FLOOD_S"
 	c1=$(<"$P0_RX")
 	t1=$(now_ns)
 	kill $pid 2>/dev/null
 	wait $pid 2>/dev/null
-	sleep 0.2
+	nap 0.2
 	r1=$(<"$P0_RX")
 	[ "$c1" -gt "$c0" ] || fail "no PAUSE frame reached p0"
 	ABS_FPS=$(((c1 - c0) * 1000000000 / (t1 - t0)))
