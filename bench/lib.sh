@@ -93,6 +93,12 @@ dev_stat()
 	ip netns exec "$1" cat "/sys/class/net/$2/statistics/$3"
 }
 
+# best V...: the largest of integers.
+best()
+{
+	printf '%s\n' "$@" | sort -n | tail -n 1
+}
+
 # fc NS ARGS...: the CLI in a namespace, one exec fewer than ip netns exec.
 fc()
 {

@@ -14,9 +14,10 @@
 #   - Buffers - Cached, after dropping the page cache, once it settles) from
 #   before the qdiscs were attached, divided by the ports; and the Slab part
 #   of it. With one port both are within the noise of the VM;
-# - a full dump: the wall time of "flowctl -j -s show" over every port
-#   (pfifo_fast: "tc -s qdisc show"), the median of three, process start
-#   included;
+# - a full dump: the time of one netlink dump of every port over an open
+#   socket (flowctl's DEV_GET dump, what "flowctl show" asks for; for
+#   pfifo_fast RTM_GETQDISC, what "tc qdisc show" asks for), the median of
+#   five, without process start;
 # - PAUSE absorption: q0 sends 64-byte PAUSE frames (65535 quanta) as fast
 #   as one AF_PACKET socket can; the figure is frames per second arriving at
 #   p0 (its veth rx counter), and the share flowctl counted as PAUSE. With
@@ -30,6 +31,7 @@ source "$(dirname "$0")/lib.sh"
 OUT=${1:?usage: scale.sh OUT.json}
 need_cmd jq ip tc flowctl timeout
 need_file "$FCTEST" selftests
+need_file "$FCBENCH" bench
 
 if [ "$BENCH_QUICK" = 1 ]; then
 	COUNTS="1 64" FLOOD_S=1
@@ -86,22 +88,19 @@ kmem_settled()
 	echo "$b"
 }
 
-# dump_us QDISC: the median wall time of three full dumps, in microseconds.
-dump_us()
+# dump QDISC: sets DUMP_US to the median time of five full netlink dumps
+# (flowctl's DEV_GET, or RTM_GETQDISC for the peer) and DUMP_MSGS to the
+# messages one carried.
+dump()
 {
-	local t0 t1 all=()
+	local out w1 w2
 
-	for _ in 1 2 3; do
-		t0=$(now_ns)
-		if [ "$1" = flowctl ]; then
-			flowctl -n "$P" -j -s show >/dev/null || fail "flowctl show (dump) failed"
-		else
-			tc -n "$P" -s qdisc show >/dev/null || fail "tc qdisc show failed"
-		fi
-		t1=$(now_ns)
-		all+=($(((t1 - t0) / 1000)))
-	done
-	median "${all[@]}"
+	out=$(ip netns exec "$P" "$FCBENCH" dump "$([ "$1" = flowctl ] && echo flowctl || echo tc)" 5) ||
+		fail "the netlink dump failed"
+	read -r w1 DUMP_MSGS w2 DUMP_US <<<"$out"
+	if [ "$w1" != messages ] || [ "$w2" != median_us ] || ! is_uint "$DUMP_US"; then
+		fail "cannot read the dump's time: $out"
+	fi
 }
 
 # absorb QDISC: sets ABS_FPS (frames/s arriving at p0) and ABS_COUNTED
@@ -143,15 +142,16 @@ for q in flowctl pfifo_fast; do
 		tc -n "$P" -batch "$BENCH_TMP/tc" || fail "cannot attach $q to p$prev..p$((n - 1))"
 		prev=$n
 		read -r used slab < <(kmem_settled)
-		d=$(dump_us "$q")
+		dump "$q"
 		absorb "$q"
 		jq -n -c --arg q "$q" --argjson n "$n" --argjson used $((used - base_used)) \
-			--argjson slab $((slab - base_slab)) --argjson dump "$d" \
+			--argjson slab $((slab - base_slab)) --argjson dump "$DUMP_US" \
+			--argjson dump_msgs "$DUMP_MSGS" \
 			--argjson fps "$ABS_FPS" --argjson counted "$ABS_COUNTED" '
 			{ qdisc: $q, ports: $n,
 			  memory_per_port_bytes: ($used / $n | round),
 			  slab_per_port_bytes: ($slab / $n | round),
-			  dump_us: $dump, pause_frames_per_s: $fps,
+			  dump_us: $dump, dump_messages: $dump_msgs, pause_frames_per_s: $fps,
 			  pause_counted_share: $counted }' >>"$BENCH_TMP/rows"
 		tail -n 1 "$BENCH_TMP/rows" | sed 's/^/bench: [scale]   /' >&2
 	done

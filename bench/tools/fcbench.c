@@ -33,6 +33,12 @@
  *       Read DEV's flowctl port over generic netlink every INTERVAL_US
  *       until STOPFILE is gone, and print "samples N max BYTES span_us T":
  *       the largest total charge_bytes seen (the module keeps no peak).
+ *   fcbench dump flowctl|tc REPEAT
+ *       Dump every flowctl port (FLOWCTL_CMD_DEV_GET) or every qdisc
+ *       (RTM_GETQDISC) of the current network namespace REPEAT times over
+ *       one netlink socket and print "messages N median_us T": the time
+ *       from sending the request to the end of the dump, without the
+ *       process start a CLI would add.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -43,6 +49,7 @@
 #include <linux/if_ether.h>
 #include <linux/if_packet.h>
 #include <linux/netlink.h>
+#include <linux/rtnetlink.h>
 #include <net/if.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -563,6 +570,89 @@ static int do_charge(int argc, char **argv)
 	return 0;
 }
 
+/* One dump; returns the messages it carried. */
+static size_t dump_once(int fd, struct nlmsghdr *req)
+{
+	static char buf[65536];
+	size_t msgs = 0;
+
+	if (send(fd, req, req->nlmsg_len, 0) < 0)
+		die("netlink send");
+	for (;;) {
+		ssize_t n = recv(fd, buf, sizeof(buf), 0);
+		struct nlmsghdr *h;
+
+		if (n < 0)
+			die("netlink recv");
+		for (h = (void *)buf; NLMSG_OK(h, (size_t)n); h = NLMSG_NEXT(h, n)) {
+			if (h->nlmsg_type == NLMSG_DONE)
+				return msgs;
+			if (h->nlmsg_type == NLMSG_ERROR) {
+				struct nlmsgerr *e = NLMSG_DATA(h);
+
+				errno = -e->error;
+				die("netlink dump");
+			}
+			msgs++;
+		}
+	}
+}
+
+static int do_dump(int argc, char **argv)
+{
+	struct {
+		struct nlmsghdr n;
+		union {
+			struct genlmsghdr g;
+			struct tcmsg t;
+		};
+	} req;
+	uint64_t *us;
+	size_t msgs = 0;
+	int fd, i, rep;
+
+	if (argc < 2)
+		return 2;
+	rep = atoi(argv[1]);
+	if (rep < 1)
+		return 2;
+	memset(&req, 0, sizeof(req));
+	req.n.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+	if (!strcmp(argv[0], "flowctl")) {
+		fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
+		if (fd < 0)
+			die("socket");
+		req.n.nlmsg_type = genl_family(fd, FLOWCTL_FAMILY_NAME);
+		req.n.nlmsg_len = NLMSG_LENGTH(GENL_HDRLEN);
+		req.g.cmd = FLOWCTL_CMD_DEV_GET;
+		req.g.version = FLOWCTL_FAMILY_VERSION;
+	} else if (!strcmp(argv[0], "tc")) {
+		fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+		if (fd < 0)
+			die("socket");
+		req.n.nlmsg_type = RTM_GETQDISC;
+		req.n.nlmsg_len = NLMSG_LENGTH(sizeof(struct tcmsg));
+		req.t.tcm_family = AF_UNSPEC;
+	} else {
+		return 2;
+	}
+	us = calloc(rep, sizeof(*us));
+	if (!us)
+		die("calloc");
+	for (i = 0; i < rep; i++) {
+		uint64_t t0 = ts_ns(CLOCK_MONOTONIC);
+
+		req.n.nlmsg_seq = i + 1;
+		msgs = dump_once(fd, &req.n);
+		us[i] = (ts_ns(CLOCK_MONOTONIC) - t0) / 1000;
+	}
+	qsort(us, rep, sizeof(*us), cmp_u64);
+	printf("messages %zu median_us %llu\n", msgs,
+	       (unsigned long long)us[(rep - 1) / 2]);
+	free(us);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int rc = 2;
@@ -575,7 +665,9 @@ int main(int argc, char **argv)
 		rc = do_analyze(argc - 2, argv + 2);
 	else if (argc >= 2 && !strcmp(argv[1], "charge"))
 		rc = do_charge(argc - 2, argv + 2);
+	else if (argc >= 2 && !strcmp(argv[1], "dump"))
+		rc = do_dump(argc - 2, argv + 2);
 	if (rc == 2)
-		fprintf(stderr, "usage: fcbench stamps|pause|analyze|charge ... (see the source)\n");
+		fprintf(stderr, "usage: fcbench stamps|pause|analyze|charge|dump ... (see the source)\n");
 	return rc;
 }
