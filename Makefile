@@ -7,6 +7,8 @@
 # make debug-kernel    build the KASAN/lockdep/kmemleak/UBSAN kernel (once, ~30 min)
 # make check-debug     every selftest and the stress test on that kernel
 # make module KVER=debug   the module against the debug kernel's tree
+# make bench           the benchmarks in the VM on every kernel (BENCH_KERNELS=6.1,
+#                      BENCH_QUICK=1); make bench-compare A=a.json B=b.json
 # make install         module (depmod), CLI and man page
 #
 TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
@@ -34,7 +36,8 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 
 .PHONY: all module userland check unit selftests lint install deps clean \
-	print-ko print-kdir fuzz debug-kernel check-debug check-debug-selftest
+	print-ko print-kdir fuzz debug-kernel check-debug check-debug-selftest \
+	bench bench-compare
 
 all: module userland
 
@@ -86,6 +89,14 @@ selftests: module userland
 lint:
 	@$(TOP)/scripts/lint
 
+# Benchmarks: figures, never a verdict (Documentation/bench.md).
+bench:
+	@$(TOP)/scripts/bench
+
+bench-compare:
+	@test -n "$(A)" -a -n "$(B)" || { echo "usage: make bench-compare A=a.json B=b.json" >&2; exit 2; }
+	@$(TOP)/bench/compare $(A) $(B)
+
 install: module userland
 	install -D -m 644 $(KO) $(DESTDIR)/lib/modules/$(KERNELRELEASE_FLOWCTL)/extra/flowctl.ko
 	$(MAKE) -C $(TOP)/userland install PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
@@ -94,6 +105,7 @@ install: module userland
 clean:
 	rm -rf $(TOP)/build $(TOP)/kernel/flowctl.ko
 	$(MAKE) -C $(TOP)/userland clean
+	$(MAKE) -C $(TOP)/bench clean
 
 fuzz:
 	$(MAKE) -C $(TOP)/userland fuzz
