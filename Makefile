@@ -5,13 +5,28 @@
 # make check           unit tests, then the selftests in the VM on every kernel
 # make demo            the lossless-Ethernet lab: tables and plots (scripts/lab)
 # make lint            checkpatch and sparse on the kernel code
+# make debug-kernel    build the KASAN/lockdep/kmemleak/UBSAN kernel (once, ~30 min)
+# make check-debug     every selftest and the stress test on that kernel
+# make module KVER=debug   the module against the debug kernel's tree
+# make bench           the benchmarks in the VM on every kernel (BENCH_KERNELS=6.1,
+#                      BENCH_QUICK=1); make bench-compare A=a.json B=b.json
 # make install         module (depmod), CLI and man page
 #
 TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 
 KVER ?=
+# KVER=debug (or debug-6.1, debug-6.12): the debug kernel's tree in the cache
+# (scripts/debug-kernel/build); its release names the build directory.
+DEBUG_SERIES := $(or $(patsubst debug-%,%,$(filter debug-%,$(KVER))),$(FLOWCTL_DEBUG_SERIES),6.1)
+ifneq ($(filter debug debug-%,$(KVER)),)
+KERNELRELEASE_FLOWCTL := $(or $(KERNELRELEASE),$(shell $(TOP)/scripts/debug-kernel/build --path release $(DEBUG_SERIES) 2>/dev/null))
+KDIR ?= $(shell $(TOP)/scripts/debug-kernel/build --path kdir $(DEBUG_SERIES))
+NO_KERNEL_MSG := the $(DEBUG_SERIES) debug kernel is not built: run make debug-kernel KVER=debug-$(DEBUG_SERIES)
+else
 KERNELRELEASE_FLOWCTL := $(or $(KERNELRELEASE),$(shell $(TOP)/scripts/kver $(KVER) 2>/dev/null))
 KDIR ?= $(if $(wildcard /lib/modules/$(KERNELRELEASE_FLOWCTL)/build/Makefile),/lib/modules/$(KERNELRELEASE_FLOWCTL)/build,/usr/src/linux-headers-$(KERNELRELEASE_FLOWCTL))
+NO_KERNEL_MSG := no kernel headers: run make deps
+endif
 BUILD := $(TOP)/build/$(KERNELRELEASE_FLOWCTL)
 KO := $(BUILD)/kernel/flowctl.ko
 
@@ -22,7 +37,8 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 
 .PHONY: all module userland check unit selftests lint install deps clean \
-	print-ko print-kdir fuzz demo
+	print-ko print-kdir fuzz debug-kernel check-debug check-debug-selftest \
+	bench bench-compare demo
 
 all: module userland
 
@@ -32,7 +48,7 @@ deps:
 # Each kernel builds in its own tree under build/, mirroring kernel/ by
 # symlinks, so two kernels never overwrite each other's objects.
 $(KO): $(KSRC)
-	@test -n "$(KERNELRELEASE_FLOWCTL)" || { echo "no kernel headers: run make deps" >&2; exit 1; }
+	@test -n "$(KERNELRELEASE_FLOWCTL)" || { echo "$(NO_KERNEL_MSG)" >&2; exit 1; }
 	@mkdir -p $(BUILD)/kernel
 	@ln -sf $(TOP)/Kbuild $(BUILD)/Kbuild
 	@for f in $(TOP)/kernel/*.c $(TOP)/kernel/*.h $(TOP)/kernel/Kbuild; do ln -sf $$f $(BUILD)/kernel/; done
@@ -57,6 +73,17 @@ unit: userland
 check: deps
 	@$(TOP)/scripts/check
 
+# The debug lane (Documentation/check-debug.md): not part of make check or CI.
+debug-kernel:
+	$(TOP)/scripts/debug-kernel/build $(DEBUG_SERIES)
+
+check-debug:
+	@$(TOP)/scripts/check-debug $(DEBUG_SERIES)
+
+# Proof that the lane catches a planted use-after-free, lock inversion, leak.
+check-debug-selftest:
+	@$(TOP)/selftests/debug/planted.sh $(DEBUG_SERIES)
+
 # DEMO_ARGS: scripts/lab's options, e.g. DEMO_ARGS="-e hol -t 20 -k 6.12".
 demo:
 	@$(TOP)/scripts/lab $(DEMO_ARGS)
@@ -67,6 +94,14 @@ selftests: module userland
 lint:
 	@$(TOP)/scripts/lint
 
+# Benchmarks: figures, never a verdict (Documentation/bench.md).
+bench:
+	@$(TOP)/scripts/bench
+
+bench-compare:
+	@test -n "$(A)" -a -n "$(B)" || { echo "usage: make bench-compare A=a.json B=b.json" >&2; exit 2; }
+	@$(TOP)/bench/compare $(A) $(B)
+
 install: module userland
 	install -D -m 644 $(KO) $(DESTDIR)/lib/modules/$(KERNELRELEASE_FLOWCTL)/extra/flowctl.ko
 	$(MAKE) -C $(TOP)/userland install PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
@@ -75,6 +110,7 @@ install: module userland
 clean:
 	rm -rf $(TOP)/build $(TOP)/kernel/flowctl.ko
 	$(MAKE) -C $(TOP)/userland clean
+	$(MAKE) -C $(TOP)/bench clean
 
 fuzz:
 	$(MAKE) -C $(TOP)/userland fuzz

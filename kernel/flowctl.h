@@ -127,7 +127,9 @@ struct fc_sched {
 
 	u32 thr_xoff[FC_PRIOS + 1];	/* effective; [FC_PRIOS]: port */
 	u32 thr_xon[FC_PRIOS + 1];
-	u32 allowance;		/* bytes the partner may send after XOFF */
+	u32 headroom;		/* the formula's, at the speed in use */
+	/* bytes the partner may still send after our XOFF: limit - xoff */
+	u32 allowance[FC_PRIOS + 1];
 	struct fc_charge *charge;
 
 	/* read/write, qdisc lock */
@@ -142,7 +144,7 @@ struct fc_sched {
 	u16 tx_active;		/* XOFF in force: bit p, or FC_LINK_BIT */
 	u64 tx_refresh_at;
 	struct fc_tx_stats txs;
-	atomic64_t since_xoff[FC_PRIOS];
+	atomic64_t since_xoff[FC_PRIOS + 1];	/* [FC_PRIOS]: port */
 	atomic64_t partner_ignored[FC_PRIOS];
 
 	/* read/write, rx_lock */

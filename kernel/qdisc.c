@@ -321,7 +321,7 @@ void fc_snapshot(struct fc_sched *q, struct fc_snapshot *s)
 	s->xoff = READ_ONCE(q->thr_xoff[FC_PRIOS]);
 	s->xon = READ_ONCE(q->thr_xon[FC_PRIOS]);
 	s->tx_link_active = !!(READ_ONCE(q->tx_active) & FC_LINK_BIT);
-	s->headroom = READ_ONCE(q->allowance);
+	s->headroom = READ_ONCE(q->headroom);
 	sch_tree_unlock(q->sch);
 
 	fc_rx_snapshot(q, s, now);

@@ -83,8 +83,13 @@ void fc_tx_thresholds(struct fc_sched *q)
 		}
 		WRITE_ONCE(q->thr_xoff[i], xoff);
 		WRITE_ONCE(q->thr_xon[i], xon);
+		/* The headroom this XOFF leaves is what the partner may
+		 * send once it is in force (at least the formula's).
+		 */
+		WRITE_ONCE(q->allowance[i], cfg->limit > xoff ?
+			   cfg->limit - xoff : 0);
 	}
-	WRITE_ONCE(q->allowance, head);
+	WRITE_ONCE(q->headroom, head);
 }
 
 struct fc_charge *fc_charge_alloc(struct fc_sched *q)
@@ -161,8 +166,9 @@ void fc_charge_skb(struct sk_buff *skb, struct net *net, u8 prio, u8 etrust,
 	struct Qdisc *sch;
 	struct fc_charge *c;
 	const struct fc_cfg *acfg;
+	bool pause;
 	u64 v;
-	u16 bit;
+	int t;
 
 	cb->charge = NULL;
 	if (!skb->skb_iif)
@@ -184,18 +190,19 @@ void fc_charge_skb(struct sk_buff *skb, struct net *net, u8 prio, u8 etrust,
 	cb->wire_len = len;
 	v = atomic64_add_return(len, &c->bytes[prio]);
 
-	bit = acfg->mode == FLOWCTL_MODE_PAUSE ? FC_LINK_BIT : BIT(prio);
-	if (READ_ONCE(a->tx_active) & bit) {
-		/* Our XOFF is in force: past the allowance, the partner is
-		 * not listening.
+	pause = acfg->mode == FLOWCTL_MODE_PAUSE;
+	t = pause ? FC_PRIOS : prio;
+	if (READ_ONCE(a->tx_active) & (pause ? FC_LINK_BIT : BIT(prio))) {
+		/* Our XOFF is in force: past the headroom it left, the
+		 * partner is not listening.
 		 */
-		if (atomic64_add_return(len, &a->since_xoff[prio]) >
-		    READ_ONCE(a->allowance))
+		if (atomic64_add_return(len, &a->since_xoff[t]) >
+		    READ_ONCE(a->allowance[t]))
 			atomic64_inc(&a->partner_ignored[prio]);
 	} else if (acfg->tx) {
-		if (acfg->mode == FLOWCTL_MODE_PAUSE)
+		if (pause)
 			v = fc_charge_total(c);
-		if (v > READ_ONCE(a->thr_xoff[bit == FC_LINK_BIT ? FC_PRIOS : prio]))
+		if (v > READ_ONCE(a->thr_xoff[t]))
 			fc_tx_kick(a);
 	}
 out:
@@ -290,9 +297,8 @@ static void fc_tx_run(struct fc_sched *q)
 	active = READ_ONCE(q->tx_active);
 	want = fc_tx_wanted(q, cfg);
 	changed = want ^ active;
-	for (i = 0; i < FC_PRIOS; i++)
-		if ((want & ~active) & (cfg->mode == FLOWCTL_MODE_PAUSE ?
-					FC_LINK_BIT : BIT(i)))
+	for (i = 0; i <= FC_PRIOS; i++)
+		if ((want & ~active) & (i == FC_PRIOS ? FC_LINK_BIT : BIT(i)))
 			atomic64_set(&q->since_xoff[i], 0);
 	WRITE_ONCE(q->tx_active, want);
 	/* A change is sent at once; a held XOFF is refreshed when due. */

@@ -58,6 +58,26 @@ check_range()
 RETRY_TIMING=0
 RETRYING=0
 RETRY_WANTED=0
+# TIMING_CASES: the cases of the script that depend on rates or time (all
+# of them when RETRY_TIMING=1 and it is left empty).
+TIMING_CASES=
+CASE=
+
+# The debug lane (make check-debug, FLOWCTL_DEBUG_LANE=1) judges what the
+# kernel's checkers say, not rates: KASAN and lockdep under TCG forward a
+# few Mb/s, a tenth of what the labs need to congest.  There a timing case
+# runs its traffic all the same, but a failure is reported as a SKIP that
+# gives the reason; make check on the stock kernels judges the behaviour.
+DEBUG_LANE=${FLOWCTL_DEBUG_LANE:-0}
+
+is_timing_case()
+{
+	if [ -n "$TIMING_CASES" ]; then
+		case " $(echo $TIMING_CASES) " in *" $CASE "*) return 0 ;; esac
+		return 1
+	fi
+	[ "$RETRY_TIMING" -eq 1 ]
+}
 
 log_test()
 {
@@ -66,6 +86,12 @@ log_test()
 	if [ "$RET" -ne 0 ] && [ "$RETRYING" -eq 1 ]; then
 		echo "# $name: failed once, running it again: $RETMSG"
 		RETRY_WANTED=1
+		RET=0
+		RETMSG=
+		return
+	fi
+	if [ "$RET" -ne 0 ] && [ "$DEBUG_LANE" = 1 ] && is_timing_case; then
+		log_skip "$name" "rate/timing not judged on the debug kernel: $RETMSG"
 		RET=0
 		RETMSG=
 		return
@@ -102,7 +128,10 @@ run_tests()
 	echo "TAP version 13"
 	echo "1..$(echo $ALL_TESTS | wc -w)"
 	for t in $ALL_TESTS; do
+		CASE=$t
 		RETRYING=$RETRY_TIMING
+		# No second run on the debug lane: its result is not judged.
+		[ "$DEBUG_LANE" = 1 ] && is_timing_case && RETRYING=0
 		RETRY_WANTED=0
 		$t
 		if [ "$RETRY_WANTED" -eq 1 ]; then

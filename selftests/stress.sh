@@ -12,9 +12,9 @@
 #   FLOWCTL_STRESS_SECONDS   how long each loop runs (default 60)
 #
 #   +------------- ns A -------------+      +----------- ns B -----------+
-#   | fctest send prio 0, 3, 5       |      | fctest recv                |
-#   | a0 flowctl: attach/replace/del |======| b0: PAUSE and PFC streams  |
-#   | a1..a3 flowctl (rmmod loop)    | veth | b1..b3: PAUSE streams      |
+#   | fctest send prio 0, 3          |      | fctest recv                |
+#   | a0 flowctl: attach/replace/del |======| b0, b2: PAUSE, PFC streams |
+#   | a1..a3 flowctl (rmmod loop)    | veth |                            |
 #   | flowctl set/show/stats/monitor |      |                            |
 #   +--------------------------------+      +----------------------------+
 
@@ -59,26 +59,26 @@ stop_bg()
 	BG=()
 }
 
-# load I: traffic on a$I at three priorities, and PAUSE and PFC frames
-# arriving on it, for longer than any loop runs.
+# load I: traffic on a$I at two priorities, and PAUSE and PFC frames
+# arriving on it (1000 frames/s of each), for longer than any loop runs.
+# Modest rates: under TCG, with KASAN and lockdep, more only starves the
+# loops that do the work.
 load()
 {
-	local i=$1 mac n=$((SECS * 5000))
+	local i=$1 mac n=$((SECS * 1000 + 60000)) p
 
 	mac=$(mac_of "$B" b$i)
 	bg ip netns exec "$B" "$FCTEST" recv 600$i $((SECS + 60))
-	for p in 0 3 5; do
-		bg ip netns exec "$A" "$FCTEST" send 198.18.$i.2 600$i 300 "$n" prio $p
+	for p in 0 3; do
+		bg ip netns exec "$A" "$FCTEST" send 198.18.$i.2 600$i 1000 "$n" prio $p
 	done
 	bg ip netns exec "$B" "$FCTEST" raw b$i "$(pause_hex "$mac" 2000)" \
-		count "$n" interval-us 300
+		count "$n" interval-us 1000
 	bg ip netns exec "$B" "$FCTEST" raw b$i "$(pfc_hex "$mac" 0x28 0 0 0 3000 0 500)" \
-		count "$n" interval-us 300
-	bg ip netns exec "$B" "$FCTEST" raw b$i "$(pause_hex "$mac" 0)" \
-		count "$n" interval-us 700
+		count "$n" interval-us 1000
 }
 
-# netlink_loop DEV...: set, dump, stats and reset on the devices, forever;
+# netlink_loop DEV...: set, dump, stats and reset on the devices, until killed;
 # errors are expected while a qdisc or the module is away.
 netlink_loop()
 {
@@ -97,6 +97,8 @@ netlink_loop()
 			fc "$A" stats reset dev "$d"
 		done
 		i=$((i + 1))
+		# A breath: under TCG a loop that never sleeps starves the VM.
+		sleep 0.05
 	done
 }
 
@@ -106,7 +108,6 @@ churn_with_netlink()
 
 	ip netns exec "$A" tc qdisc replace dev a0 root flowctl || err=1
 	load 0
-	bg netlink_loop a0
 	bg netlink_loop a0
 	bg ip netns exec "$A" flowctl monitor
 	end=$((SECONDS + SECS))
@@ -124,7 +125,7 @@ churn_with_netlink()
 	done
 	ip netns exec "$A" tc qdisc replace dev a0 root flowctl || err=1
 	stop_bg
-	log_info "$i rounds of attach/replace/detach in $SECS s"
+	log_info "$i rounds of attach/replace/detach in $((SECONDS - end + SECS)) s"
 	check_err $err "attaching flowctl failed during the churn"
 	ip netns exec "$A" tc qdisc show dev a0 | grep -q 'qdisc flowctl'
 	check_err $? "flowctl not attached at the end"
@@ -153,9 +154,8 @@ rmmod_under_load()
 {
 	local end n=0 err=0 d
 
-	for d in 0 1 2 3; do
-		load $d
-	done
+	load 0
+	load 2
 	bg netlink_loop a0 a1 a2 a3
 	bg ip netns exec "$A" flowctl monitor
 	end=$((SECONDS + SECS))
@@ -170,7 +170,7 @@ rmmod_under_load()
 		n=$((n + 1))
 	done
 	stop_bg
-	log_info "$n unloads in $SECS s"
+	log_info "$n unloads in $((SECONDS - end + SECS)) s"
 	case $err in
 	1) check_err 1 "modprobe flowctl or attaching it failed in the loop" ;;
 	2) check_err 1 "rmmod flowctl failed after every qdisc was deleted" ;;

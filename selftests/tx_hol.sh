@@ -19,7 +19,7 @@
 # (its unpaused rate, while the congested flow only drops), with PAUSE and
 # with PFC; it must keep 90% with PFC and lose more than half with PAUSE.
 
-ALL_TESTS="victim_unpaused victim_pause victim_pfc"
+ALL_TESTS="victim_unpaused victim_pause victim_pfc pfc_mismatched"
 source "$(dirname "$0")/lib.sh"
 require_cmd jq tc
 # Rates measured under TCG: a case that fails is run once more (lib.sh).
@@ -118,7 +118,35 @@ victim_pfc()
 	[ "$(fc_get "$S" s0 .stats.tx_pfc)" -gt 0 ]
 	check_err $? "s0 sent no PFC"
 	log_info "victim with PFC: $VICTIM of $BASE"
+	check_eq "$(fc_get "$S" s0 .stats.partner_ignored)" 0 \
+		"partner-ignored with both ends on"
 	log_test "PFC on priority 3: the uncongested flow keeps its rate, H->R stays lossless"
+}
+
+# Mismatched ends in mode pfc (seed 6.2): s0 sends PFC for priority 3, a0
+# does not listen (rx off). Drops come back and the counter of priority 3
+# climbs; no other priority's does, and the port's total is their sum.
+pfc_mismatched()
+{
+	local s per total others
+
+	fc "$H" set dev a0 rx off
+	fc "$S" set dev s0 tx on mode pfc pfc-prios 3
+	fc "$S" stats reset dev s0
+	run
+	s=$(fc "$S" -j -s show dev s0)
+	per=$(echo "$s" | jq '.[0].prio[3].partner_ignored')
+	others=$(echo "$s" | jq '[.[0].prio[] | select(.prio != 3) | .partner_ignored] | add')
+	total=$(echo "$s" | jq '.[0].stats.partner_ignored')
+	log_info "partner ignored: prio 3 $per, others $others, total $total"
+	[ "$DROPS" -gt 0 ]
+	check_err $? "no drops with a partner that ignores PFC"
+	[ "$per" -gt 0 ] 2>/dev/null
+	check_err $? "priority 3's partner-ignored did not climb"
+	check_eq "$others" 0 "partner-ignored on priorities without our XOFF"
+	check_eq "$total" "$per" "port total vs priority 3"
+	fc "$H" set dev a0 rx on
+	log_test "PFC sent, partner ignores it: drops, partner-ignored of priority 3 climbs"
 }
 
 TMP=$(mktemp -d)

@@ -22,7 +22,7 @@
 # with tx off must drop at s1, or the lab proves nothing.
 
 ALL_TESTS="baseline_drops pause_lossless frames_well_formed tcp_streams mismatched_ends
-	   churn_under_congestion"
+	   churn_under_congestion derived_thresholds"
 BASE_BPS=0
 source "$(dirname "$0")/lib.sh"
 require_cmd jq tc
@@ -136,6 +136,41 @@ mismatched_ends()
 	check_err $? "partner-ignored did not climb"
 	fc "$H" set dev a0 rx on
 	log_test "one end sends PAUSE, the other ignores it: drops, partner-ignored climbs"
+}
+
+# Out of the box: no xoff/xon given, s0 derives them from its band limit and
+# speed (Documentation/sending.md). Their headroom (196 KB at 1 Gb/s) is
+# 39 ms of a sender at 2x the emulated rate, more than a software partner
+# under TCG needs to react; at 10x it would be 8 ms, which TCG does not keep.
+# Next to its baseline: the same 2x overload with tx off drops.
+derived_thresholds()
+{
+	local s limit head xoff xon
+
+	fc "$H" set dev a0 rate $((2 * RATE_MBIT))mbit
+	fc "$S" set dev s0 tx off xoff 0 xon 0
+	check_err $? "setting derived thresholds failed"
+	s=$(fc "$S" -j -s show dev s0)
+	limit=$(echo "$s" | jq '.[0].limit_bytes')
+	head=$(echo "$s" | jq '.[0].headroom_bytes')
+	xoff=$(echo "$s" | jq '.[0].xoff_bytes')
+	xon=$(echo "$s" | jq '.[0].xon_bytes')
+	log_info "derived at speed 1000: limit $limit headroom $head xoff $xoff xon $xon"
+	check_eq "$xoff" $((limit - head)) "derived xoff (limit - headroom)"
+	check_eq "$xon" $((xoff - 2 * 66616)) "derived xon (xoff - 2 max frames)"
+	offer
+	[ "$DROPS" -gt 0 ]
+	check_err $? "no drops at s1 at 2x with tx off: the lab does not congest"
+	fc "$S" set dev s0 tx on mode pause
+	offer
+	check_eq "$DROPS" 0 "drops at s1 with PAUSE and derived thresholds"
+	check_eq "$GOT" $PKTS "datagrams received"
+	[ "$S0_TX_PAUSE" -gt 0 ]
+	check_err $? "s0 sent no PAUSE"
+	check_eq "$S0_IGNORED" 0 "partner-ignored with both ends on"
+	fc "$H" set dev a0 rate $((10 * RATE_MBIT))mbit
+	fc "$S" set dev s0 xoff 500k xon 350k
+	log_test "derived thresholds: 2x overload, drops with tx off, none with PAUSE"
 }
 
 # The PAUSE frames s0 sends, as an independent decoder reads them on a0.

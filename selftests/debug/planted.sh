@@ -4,7 +4,7 @@
 # once per planted bug (selftests/debug/planted/planted.c) and checks that
 # scripts/vm-run fails the run with the checker's report.  Runs on the host:
 #
-#   selftests/debug/planted.sh [SERIES]      (make check-debug-selftest)
+#   selftests/debug/planted.sh [SERIES [BUG...]]   (make check-debug-selftest)
 #
 #   none       the control: the module loads, the run passes
 #   uaf        KASAN use-after-free report; the VM panics (panic_on_warn), 125
@@ -16,6 +16,8 @@ set -uo pipefail
 HERE=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")" && pwd)
 TOP=$(cd "$HERE/../.." && pwd)
 series=${1:-${FLOWCTL_DEBUG_SERIES:-6.1}}
+[ $# -eq 0 ] || shift
+only=" $* "
 
 echo "TAP version 13"
 if ! make -s -C "$HERE/planted" SERIES="$series" >/dev/null; then
@@ -34,6 +36,13 @@ cases=(
 	"lockorder|122|possible circular locking dependency detected|planted_lockorder"
 	"leak|122|unreferenced object|planted_leak"
 )
+if [ "$only" != "  " ]; then
+	sel=()
+	for c in "${cases[@]}"; do
+		case $only in *" ${c%%|*} "*) sel+=("$c") ;; esac
+	done
+	cases=("${sel[@]}")
+fi
 echo "1..${#cases[@]}"
 n=0 passed=0 failed=0
 for c in "${cases[@]}"; do
@@ -42,6 +51,7 @@ for c in "${cases[@]}"; do
 	n=$((n + 1))
 	start=$SECONDS
 	rc=0
+	# shellcheck disable=SC2016 # expanded in the guest
 	"$TOP/scripts/vm-run" --kernel "debug-$series" --timeout 900 --mem 2048 \
 		-- sh -c 'insmod "$1" bug="$2" && dmesg | grep "planted:"' sh "$ko" "$bug" \
 		>"$work/$bug.out" 2>&1 </dev/null || rc=$?

@@ -1,0 +1,75 @@
+# SPDX-License-Identifier: GPL-2.0
+# The figures of one kernel's run (bench/run's JSON) as an ordered list of
+# { group, key, label, value, unit }: peers sit next to what they compare
+# with. bench/report prints them; bench/compare joins two runs by key.
+
+def us: if . == null then null elif fabs >= 1000000 then (. / 1000 | round)
+  else (. / 100 | round) / 10 end;
+def ms: if . == null then null else (. / 100000 | round) / 10 end;
+def pct: if . == null then null else (. * 1000 | round) / 10 end;
+
+def figures:
+  [
+    (.forwarding.cases // [] | group_by([.frame_bytes, .senders])[] |
+      (.[0] | "\(.frame_bytes) B, \(.senders) sender\(if .senders > 1 then "s" else "" end)") as $case |
+      ((.[] |
+        { group: "1 forwarding (pktgen through a bridge, out of the measured qdisc)",
+          key: "fwd/\(.frame_bytes)/\(.senders)/\(.qdisc)",
+          label: "\($case): \(.qdisc)", value: .pps, unit: "pps" }),
+       (.[] | select(.qdisc != "pfifo_fast") |
+        { group: "1 forwarding (pktgen through a bridge, out of the measured qdisc)",
+          key: "fwd/\(.frame_bytes)/\(.senders)/\(.qdisc)/ratio",
+          label: "\($case): \(.qdisc) / pfifo_fast", value: .ratio_to_pfifo_fast, unit: "x" }))),
+    (.ingress // empty | select(.pps_with_flowctl) |
+      { group: "2 ingress (pktgen netif_receive, 64 B)", key: "ingress/without",
+        label: "without flowctl", value: .pps_without_flowctl, unit: "pps" },
+      { group: "2 ingress (pktgen netif_receive, 64 B)", key: "ingress/with",
+        label: "with flowctl", value: .pps_with_flowctl, unit: "pps" },
+      { group: "2 ingress (pktgen netif_receive, 64 B)", key: "ingress/ratio",
+        label: "with / without", value: .ratio, unit: "x" }),
+    (.pause_accuracy // empty | select(.times) |
+      (.times[] |
+        { group: "3 pause accuracy (gap at the partner - requested)",
+          key: "pause/\(.quanta)/median",
+          label: "\(.requested_ns | us) us requested: median error (\(.samples))",
+          value: (.median_error_ns | us), unit: "us" },
+        { group: "3 pause accuracy (gap at the partner - requested)",
+          key: "pause/\(.quanta)/worst",
+          label: "\(.requested_ns | us) us requested: worst error",
+          value: (.worst_error_ns | us), unit: "us" }),
+      { group: "3 pause accuracy (gap at the partner - requested)", key: "pause/spacing",
+        label: "resolution: median datagram spacing", value: (.datagram_spacing_ns | us), unit: "us" }),
+    (.reaction // empty | select(.frames) |
+      { group: "4 reaction", key: "reaction/leaked",
+        label: "datagrams out after the gate closed (\(.frames) PAUSE)", value: .leaked_packets, unit: "pkts" },
+      { group: "4 reaction", key: "reaction/gate/median",
+        label: "frame arrival -> gate closed: median", value: (.arrival_to_gate_ns.median | us), unit: "us" },
+      { group: "4 reaction", key: "reaction/gate/worst",
+        label: "frame arrival -> gate closed: worst", value: (.arrival_to_gate_ns.worst | us), unit: "us" }),
+    (.lossless // empty | select(.runs) |
+      (.runs[] | . as $r |
+        { group: "5 lossless (bottleneck 20 Mb/s; tx off is the peer)",
+          key: "lossless/\(.overload)/\(.tx)/drops",
+          label: "\(.overload)x, tx \(.tx): drops", value: .drops, unit: "pkts" },
+        { group: "5 lossless (bottleneck 20 Mb/s; tx off is the peer)",
+          key: "lossless/\(.overload)/\(.tx)/utilization",
+          label: "\(.overload)x, tx \(.tx): bottleneck utilization", value: (.utilization | pct), unit: "%" },
+        (select(.tx == "on") |
+        { group: "5 lossless (bottleneck 20 Mb/s; tx off is the peer)",
+          key: "lossless/\(.overload)/peak",
+          label: "\(.overload)x, tx on: peak charge above XOFF (sampled)", value: .peak_above_xoff_bytes, unit: "B" })),
+      { group: "5 lossless (bottleneck 20 Mb/s; tx off is the peer)", key: "lossless/headroom",
+        label: "headroom by the formula (speed 1000)", value: .headroom_formula_bytes, unit: "B" }),
+    (.scale // empty | select(.runs) | .runs as $runs |
+      ($runs | map(.ports) | unique | .[]) as $n |
+      ($runs[] | select(.ports == $n)) |
+        { group: "6 scale (per port; pfifo_fast is the peer)", key: "scale/\(.ports)/\(.qdisc)/memory",
+          label: "\(.ports) ports, \(.qdisc): memory per port", value: .memory_per_port_bytes, unit: "B" },
+        { group: "6 scale (per port; pfifo_fast is the peer)", key: "scale/\(.ports)/\(.qdisc)/slab",
+          label: "\(.ports) ports, \(.qdisc): slab per port", value: .slab_per_port_bytes, unit: "B" },
+        { group: "6 scale (per port; pfifo_fast is the peer)", key: "scale/\(.ports)/\(.qdisc)/dump",
+          label: "\(.ports) ports, \(.qdisc): full netlink dump (\(if .qdisc == "flowctl" then "DEV_GET" else "RTM_GETQDISC" end))",
+          value: (.dump_us / 1000 | . * 100 | round / 100), unit: "ms" },
+        { group: "6 scale (per port; pfifo_fast is the peer)", key: "scale/\(.ports)/\(.qdisc)/pause",
+          label: "\(.ports) ports, \(.qdisc): PAUSE frames absorbed", value: .pause_frames_per_s, unit: "/s" })
+  ];

@@ -1,0 +1,259 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Groups 1 and 2: what flowctl costs per packet.
+#
+# Forwarding: the kernel's pktgen sends UDP frames of 64 and 1518 bytes on
+# the wire (pkt_size 60 and 1514, FCS not counted) from one or two threads,
+# each on its own veth, into a bridge; the bridge forwards them all out of
+# s2, whose root qdisc is the one measured; r0 counts what arrives.
+#
+#   +---- init ns ----+      +---------------- ns S ----------------+      +- ns R -+
+#   | pktgen thread 0 |      |                                      |      |        |
+#   |  g0 ============|======| s0 --+                               |      |        |
+#   | pktgen thread 1 | veth |      +- br0 -- s2 (QDISC under test) |======| r0     |
+#   |  g1 ============|======| s1 --+                               | veth | counts |
+#   +-----------------+      +--------------------------------------+      +--------+
+#
+# The destination MAC is a static FDB entry on s2 and nobody's address, so
+# r0 drops each frame at once (PACKET_OTHERHOST) and the receiver costs
+# little. The figure is frames delivered to r0 per second of pktgen's run.
+# flowctl runs as it would in a switch: rx on, tx off, nothing paused.
+#
+# Ingress: pktgen's netif_receive mode injects 64-byte frames straight into
+# the receive path of i0, with and without a flowctl root qdisc on i0 (the
+# module stays loaded: its ingress static keys are held either way), so the
+# difference is flowctl's netdev ingress hook and its EtherType test.
+#
+# Each configuration runs ROUNDS times (3; 1 with BENCH_QUICK), the qdiscs
+# interleaved within each round, and the best round is kept: on a shared
+# host interference only ever slows a run down. Every round is in the JSON.
+#
+# Usage: bench/forwarding.sh OUT.json
+set -u
+BENCH_GROUP=forwarding
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+source "$(dirname "$0")/lib.sh"
+OUT=${1:?usage: forwarding.sh OUT.json}
+need_cmd jq ip tc bridge flowctl
+need_module pktgen
+need_module veth
+need_module sch_prio
+need_module sch_ets
+need_module flowctl
+
+if [ "$BENCH_QUICK" = 1 ]; then
+	RUN_S=1 ROUNDS=1
+else
+	RUN_S=1 ROUNDS=3
+fi
+QDISCS=("pfifo_fast" "prio" "ets bands 8" "flowctl")
+SIZES="60 1514"
+DST_MAC=02:00:5e:00:00:01
+PG=/proc/net/pktgen
+
+# pgset FILE CMD: one pktgen command; fail on anything but OK. Shell
+# builtins only: a fork costs tens of milliseconds under TCG.
+pgset()
+{
+	local line r=
+
+	echo "$2" >"$PG/$1" 2>/dev/null || fail "pktgen refused '$2' on $1"
+	while read -r line; do
+		case $line in
+		Result:*)
+			r=$line
+			break
+			;;
+		esac
+	done <"$PG/$1"
+	case $r in
+	*OK*) ;;
+	*) fail "pktgen $1 '$2': $r" ;;
+	esac
+}
+
+# pg_device THREAD DEV SIZE [MODE]
+pg_device()
+{
+	local d=$2
+
+	pgset "kpktgend_$1" "add_device $d"
+	pgset "$d" "xmit_mode ${4:-start_xmit}"
+	pgset "$d" "count 0"
+	pgset "$d" "clone_skb 0"
+	pgset "$d" "pkt_size $3"
+	pgset "$d" "delay 0"
+	pgset "$d" "dst 198.18.1.2"
+	pgset "$d" "dst_mac $DST_MAC"
+	pgset "$d" "udp_dst_min 9"
+	pgset "$d" "udp_dst_max 9"
+}
+
+pg_reset()
+{
+	pgset kpktgend_0 rem_device_all
+	pgset kpktgend_1 rem_device_all
+}
+
+# pg_run SECONDS: run every configured device; sets PG_US to the longest
+# device run time (us) and PG_SENT to the frames sent, from pktgen's result.
+pg_run()
+{
+	local p d r us sent
+
+	echo start >"$PG/pgctrl" &
+	p=$!
+	nap "$1"
+	echo stop >"$PG/pgctrl"
+	wait $p
+	PG_US=0 PG_SENT=0
+	for d in "${PG_DEVS[@]}"; do
+		r=
+		while read -r line; do
+			case $line in
+			"Result: OK:"*)
+				r=$line
+				break
+				;;
+			esac
+		done <"$PG/$d"
+		# Result: OK: 2264113(c2246123+d17990) usec, 231008 (60byte,0frags)
+		read -r _ _ us _ sent _ <<<"$r"
+		us=${us%%(*}
+		if ! is_uint "$us" || ! is_uint "$sent"; then
+			fail "cannot read pktgen's result on $d: '$r'"
+		fi
+		[ "$us" -gt "$PG_US" ] && PG_US=$us
+		PG_SENT=$((PG_SENT + sent))
+	done
+	[ "$PG_US" -gt 0 ] || fail "pktgen did not run"
+}
+
+setup_ns S R
+ip link add name g0 type veth peer name s0 netns "$S" || fail "veth"
+ip link add name g1 type veth peer name s1 netns "$S" || fail "veth"
+ip -n "$S" link add name s2 type veth peer name r0 netns "$R" || fail "veth"
+ip -n "$S" link add name br0 type bridge || fail "bridge"
+for d in s0 s1 s2; do
+	ip -n "$S" link set dev "$d" master br0
+	ip -n "$S" link set dev "$d" up
+done
+ip -n "$S" link set dev br0 up
+ip -n "$R" link set dev r0 up
+ip link set dev g0 up
+ip link set dev g1 up
+ip netns exec "$S" bridge fdb add "$DST_MAC" dev s2 master static || fail "bridge fdb"
+
+# pg_senders SIZE SENDERS: one pktgen device per sender, each on its own
+# thread (CPU) and veth.
+pg_senders()
+{
+	pg_reset
+	PG_DEVS=(g0)
+	pg_device 0 g0 "$1"
+	if [ "$2" = 2 ]; then
+		PG_DEVS+=(g1)
+		pg_device 1 g1 "$1"
+	fi
+}
+
+# forward QDISC: sets FWD_PPS to the frames delivered to r0 per second.
+forward()
+{
+	local q=$1 before after
+
+	# shellcheck disable=SC2086 # the qdisc and its options are words
+	tc -n "$S" qdisc replace dev s2 root $q || fail "tc qdisc replace dev s2 root $q"
+	before=$(<"$R_STATS")
+	pg_run "$RUN_S"
+	nap 0.1
+	after=$(<"$R_STATS")
+	FWD_PPS=$(((after - before) * 1000000 / PG_US))
+}
+
+# r0's counter, read without a fork through a descriptor's path in R.
+ip netns exec "$R" sleep 100000 &
+R_PID=$!
+R_STATS=/proc/$R_PID/root/sys/class/net/r0/statistics/rx_packets
+# ip netns exec mounts the namespace's sysfs when it starts: wait for it.
+for ((i = 0; i < 100; i++)); do
+	[ -r "$R_STATS" ] && break
+	nap 0.1
+done
+[ -r "$R_STATS" ] || fail "cannot read r0's counters through $R_STATS"
+declare -A PPS
+for size in $SIZES; do
+	for n in 1 2; do
+		progress "forwarding $((size + 4)) B, $n sender(s): ${#QDISCS[@]} qdiscs x $ROUNDS rounds of ${RUN_S} s"
+		pg_senders "$size" "$n"
+		for ((round = 1; round <= ROUNDS; round++)); do
+			for q in "${QDISCS[@]}"; do
+				forward "$q"
+				PPS[$q/$size/$n]+="$FWD_PPS "
+			done
+		done
+	done
+done
+kill $R_PID 2>/dev/null
+
+{
+	for size in $SIZES; do
+		for n in 1 2; do
+			for q in "${QDISCS[@]}"; do
+				# shellcheck disable=SC2086
+				printf '%s\t%s\t%s\t%s\t%s\n' "$q" $((size + 4)) "$n" \
+					"$(best ${PPS[$q/$size/$n]})" "${PPS[$q/$size/$n]% }"
+			done
+		done
+	done
+} >"$BENCH_TMP/fwd"
+
+# Ingress: i0 receives what pktgen injects; with and without flowctl.
+ip link add name i0 type veth peer name i1 || fail "veth"
+ip link set dev i0 up
+ip link set dev i1 up
+declare -A RX
+for ((round = 1; round <= ROUNDS; round++)); do
+	progress "ingress round $round/$ROUNDS: without and with flowctl on i0"
+	for with in without with; do
+		if [ $with = with ]; then
+			tc qdisc replace dev i0 root flowctl || fail "cannot attach flowctl to i0"
+		else
+			tc qdisc del dev i0 root 2>/dev/null
+		fi
+		pg_reset
+		PG_DEVS=(i0)
+		pg_device 0 i0 60 netif_receive
+		pg_run "$RUN_S"
+		RX[$with]+="$((PG_SENT * 1000000 / PG_US)) "
+	done
+done
+tc qdisc del dev i0 root 2>/dev/null
+pg_reset
+
+# shellcheck disable=SC2086
+jq -R -s --argjson rounds "$ROUNDS" --arg run_s "$RUN_S" \
+	--argjson rx_without "$(best ${RX[without]})" \
+	--argjson rx_with "$(best ${RX[with]})" \
+	--arg rx_without_all "${RX[without]% }" --arg rx_with_all "${RX[with]% }" '
+	[split("\n")[] | select(length > 0) | split("\t") |
+	 { qdisc: .[0], frame_bytes: (.[1] | tonumber), senders: (.[2] | tonumber),
+	   pps: (.[3] | tonumber), rounds_pps: (.[4] | split(" ") | map(tonumber)) }] as $r |
+	{
+	  forwarding: {
+	    rounds: $rounds, run_s: ($run_s | tonumber),
+	    cases: [$r[] | . as $c |
+	      ($r[] | select(.qdisc == "pfifo_fast" and .frame_bytes == $c.frame_bytes and
+	                     .senders == $c.senders) | .pps) as $base |
+	      $c + { ratio_to_pfifo_fast: (if $base > 0 then ($c.pps / $base * 1000 | round) / 1000 else null end) }]
+	  },
+	  ingress: {
+	    rounds: $rounds, run_s: ($run_s | tonumber), frame_bytes: 64,
+	    pps_without_flowctl: $rx_without, pps_with_flowctl: $rx_with,
+	    rounds_pps_without: ($rx_without_all | split(" ") | map(tonumber)),
+	    rounds_pps_with: ($rx_with_all | split(" ") | map(tonumber)),
+	    ratio: (if $rx_without > 0 then ($rx_with / $rx_without * 1000 | round) / 1000 else null end)
+	  }
+	}' "$BENCH_TMP/fwd" >"$OUT" || fail "could not build the JSON"
+progress "done: ingress $(jq -c '.ingress | {pps_without_flowctl, pps_with_flowctl}' "$OUT")"

@@ -1,0 +1,119 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+# Shared helpers for the benchmarks (bench/*.sh), run inside the VM. The
+# namespace, veth and frame helpers come from the selftests' lib.sh; what is
+# here is about measuring and reporting. A benchmark never judges a figure:
+# it fails only when a tool is missing or a measurement could not be taken.
+
+BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source-path=SCRIPTDIR source=../selftests/lib.sh
+source "$BENCH_DIR/../selftests/lib.sh"
+# shellcheck disable=SC2034 # for the scripts that source this
+FCBENCH=$BENCH_DIR/tools/fcbench
+BENCH_QUICK=${BENCH_QUICK:-0}
+BENCH_TMP=$(mktemp -d)
+
+# progress MSG: a line on stderr while the benchmark runs.
+progress()
+{
+	printf 'bench: [%s] %s\n' "${BENCH_GROUP:-?}" "$*" >&2
+}
+
+# fail MSG: the measurement could not be taken.
+fail()
+{
+	printf 'bench: [%s] FAILED: %s\n' "${BENCH_GROUP:-?}" "$*" >&2
+	exit 1
+}
+
+# need_cmd CMD...: fail unless each command exists.
+need_cmd()
+{
+	local c
+
+	for c in "$@"; do
+		command -v "$c" >/dev/null 2>&1 || fail "$c not found (scripts/deps.sh installs it)"
+	done
+}
+
+need_file()
+{
+	[ -x "$1" ] || fail "$1 missing: build it on the host (make -C $2)"
+}
+
+# need_module NAME: load a kernel module or fail.
+need_module()
+{
+	modprobe "$1" 2>/dev/null || fail "cannot load the kernel module $1"
+}
+
+now_ns()
+{
+	date +%s%N
+}
+
+# nap SECONDS: sleep without a fork (a fork and exec cost tens to hundreds
+# of milliseconds under TCG on a busy host): a read that times out on a
+# pipe nobody writes to.
+exec {NAP_FD}<> <(:)
+nap()
+{
+	read -r -t "$1" -u "$NAP_FD" _ || true
+}
+
+# wait_for FILE WORD: until FILE contains WORD (no fork), at most 30 s.
+wait_for()
+{
+	local i
+
+	for ((i = 0; i < 600; i++)); do
+		[ -r "$1" ] && [[ $(<"$1") == *"$2"* ]] && return 0
+		nap 0.05
+	done
+	return 1
+}
+
+# is_uint V: V is a non-negative integer.
+is_uint()
+{
+	[[ $1 =~ ^[0-9]+$ ]]
+}
+
+# median V...: the median of integers (the mean of the middle two for an
+# even count).
+median()
+{
+	printf '%s\n' "$@" | sort -n |
+		awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : int((v[NR / 2] + v[NR / 2 + 1]) / 2) }'
+}
+
+# dev_stat NS DEV COUNTER: /sys/class/net/DEV/statistics/COUNTER in NS.
+dev_stat()
+{
+	ip netns exec "$1" cat "/sys/class/net/$2/statistics/$3"
+}
+
+# best V...: the largest of integers.
+best()
+{
+	printf '%s\n' "$@" | sort -n | tail -n 1
+}
+
+# fc NS ARGS...: the CLI in a namespace, one exec fewer than ip netns exec.
+fc()
+{
+	local ns=$1
+
+	shift
+	flowctl -n "$ns" "$@"
+}
+
+bench_cleanup()
+{
+	cleanup_ns
+	if [ -n "${BENCH_KEEP:-}" ]; then
+		mkdir -p "$BENCH_KEEP" && cp -r "$BENCH_TMP/." "$BENCH_KEEP/"
+	fi
+	rm -rf "$BENCH_TMP"
+}
+trap bench_cleanup EXIT

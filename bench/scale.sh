@@ -1,0 +1,163 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Group 6: flowctl on many ports of one VM, next to pfifo_fast on the same
+# ports (the peer figures).
+#
+#   +------------- ns P --------------+      +------- ns Q -------+
+#   | p0 .. p511: the qdisc measured  |======| q0 .. q511         |
+#   |                                 | veth | q0: PAUSE frames   |
+#   +---------------------------------+      +--------------------+
+#
+# With 1, 64 and 512 ports carrying the qdisc:
+# - memory per port: the growth of the kernel's memory (MemTotal - MemFree
+#   - Buffers - Cached, after dropping the page cache, once it settles) from
+#   before the qdiscs were attached, divided by the ports; and the Slab part
+#   of it. With one port both are within the noise of the VM;
+# - a full dump: the time of one netlink dump of every port over an open
+#   socket (flowctl's DEV_GET dump, what "flowctl show" asks for; for
+#   pfifo_fast RTM_GETQDISC, what "tc qdisc show" asks for), the median of
+#   five, without process start;
+# - PAUSE absorption: q0 sends 64-byte PAUSE frames (65535 quanta) as fast
+#   as one AF_PACKET socket can; the figure is frames per second arriving at
+#   p0 (its veth rx counter), and the share flowctl counted as PAUSE. With
+#   pfifo_fast the kernel drops the same frames unhandled.
+#
+# Usage: bench/scale.sh OUT.json
+set -u
+BENCH_GROUP=scale
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+source "$(dirname "$0")/lib.sh"
+OUT=${1:?usage: scale.sh OUT.json}
+need_cmd jq ip tc flowctl timeout
+need_file "$FCTEST" selftests
+need_file "$FCBENCH" bench
+
+if [ "$BENCH_QUICK" = 1 ]; then
+	COUNTS="1 64" FLOOD_S=1
+else
+	COUNTS="1 64 512" FLOOD_S=2
+fi
+MAX=${COUNTS##* }
+
+setup_ns P Q
+progress "creating $MAX veth pairs"
+for ((i = 0; i < MAX; i++)); do
+	echo "link add name p$i type veth peer name q$i netns $Q"
+done >"$BENCH_TMP/add"
+ip -n "$P" -batch "$BENCH_TMP/add" || fail "cannot create $MAX veth pairs"
+for ((i = 0; i < MAX; i++)); do echo "link set dev p$i up"; done >"$BENCH_TMP/upp"
+for ((i = 0; i < MAX; i++)); do echo "link set dev q$i up"; done >"$BENCH_TMP/upq"
+ip -n "$P" -batch "$BENCH_TMP/upp" || fail "cannot bring the ports up"
+ip -n "$Q" -batch "$BENCH_TMP/upq" || fail "cannot bring the peers up"
+PAUSE_HEX=$(pause_hex "$(mac_of "$Q" q0)" 65535)
+# p0's counter without a fork: through a process that lives in P.
+ip netns exec "$P" sleep 100000 &
+P_PID=$!
+P0_RX=/proc/$P_PID/root/sys/class/net/p0/statistics/rx_packets
+# ip netns exec mounts the namespace's sysfs when it starts: wait for it.
+for ((i = 0; i < 100; i++)); do
+	[ -r "$P0_RX" ] && break
+	nap 0.1
+done
+[ -r "$P0_RX" ] || fail "cannot read p0's counters through $P0_RX"
+
+# kmem: prints "USED SLAB" in bytes once the page cache is dropped.
+kmem()
+{
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	awk '/^(MemTotal|MemFree|Buffers|Cached|Slab):/ { v[$1] = $2 * 1024 }
+	     END { print v["MemTotal:"] - v["MemFree:"] - v["Buffers:"] - v["Cached:"], v["Slab:"] }' \
+		/proc/meminfo
+}
+
+# kmem_settled: kmem once two readings 0.5 s apart differ by less than
+# 256 KiB (deleted qdiscs are freed after RCU grace periods), at most 10 s.
+kmem_settled()
+{
+	local a b i
+
+	a=$(kmem)
+	for ((i = 0; i < 20; i++)); do
+		nap 0.5
+		b=$(kmem)
+		[ $((${a% *} - ${b% *})) -lt 262144 ] && [ $((${b% *} - ${a% *})) -lt 262144 ] && break
+		a=$b
+	done
+	echo "$b"
+}
+
+# dump QDISC: sets DUMP_US to the median time of five full netlink dumps
+# (flowctl's DEV_GET, or RTM_GETQDISC for the peer) and DUMP_MSGS to the
+# messages one carried.
+dump()
+{
+	local out w1 w2
+
+	out=$(ip netns exec "$P" "$FCBENCH" dump "$([ "$1" = flowctl ] && echo flowctl || echo tc)" 5) ||
+		fail "the netlink dump failed"
+	read -r w1 DUMP_MSGS w2 DUMP_US <<<"$out"
+	if [ "$w1" != messages ] || [ "$w2" != median_us ] || ! is_uint "$DUMP_US"; then
+		fail "cannot read the dump's time: $out"
+	fi
+}
+
+# absorb QDISC: sets ABS_FPS (frames/s arriving at p0) and ABS_COUNTED
+# (the share flowctl counted as PAUSE, or null).
+absorb()
+{
+	local c0 c1 t0 t1 r0 r1 pid rx0=0 rx1=0
+
+	[ "$1" = flowctl ] && rx0=$(fc_get "$P" p0 .stats.rx_pause)
+	r0=$(<"$P0_RX")
+	ip netns exec "$Q" "$FCTEST" raw q0 "$PAUSE_HEX" count 4000000000 &
+	pid=$!
+	nap 0.3
+	c0=$(<"$P0_RX")
+	t0=$(now_ns)
+	nap "$FLOOD_S"
+	c1=$(<"$P0_RX")
+	t1=$(now_ns)
+	kill $pid 2>/dev/null
+	wait $pid 2>/dev/null
+	nap 0.2
+	r1=$(<"$P0_RX")
+	[ "$c1" -gt "$c0" ] || fail "no PAUSE frame reached p0"
+	ABS_FPS=$(((c1 - c0) * 1000000000 / (t1 - t0)))
+	ABS_COUNTED=null
+	if [ "$1" = flowctl ]; then
+		rx1=$(fc_get "$P" p0 .stats.rx_pause)
+		ABS_COUNTED=$(jq -n "(($rx1 - $rx0) / ($r1 - $r0) * 1000 | round) / 1000")
+	fi
+}
+
+: >"$BENCH_TMP/rows"
+for q in flowctl pfifo_fast; do
+	read -r base_used base_slab < <(kmem_settled)
+	prev=0
+	for n in $COUNTS; do
+		progress "$q on $n port(s)"
+		for ((i = prev; i < n; i++)); do echo "qdisc add dev p$i root $q"; done >"$BENCH_TMP/tc"
+		tc -n "$P" -batch "$BENCH_TMP/tc" || fail "cannot attach $q to p$prev..p$((n - 1))"
+		prev=$n
+		read -r used slab < <(kmem_settled)
+		dump "$q"
+		absorb "$q"
+		jq -n -c --arg q "$q" --argjson n "$n" --argjson used $((used - base_used)) \
+			--argjson slab $((slab - base_slab)) --argjson dump "$DUMP_US" \
+			--argjson dump_msgs "$DUMP_MSGS" \
+			--argjson fps "$ABS_FPS" --argjson counted "$ABS_COUNTED" '
+			{ qdisc: $q, ports: $n,
+			  memory_per_port_bytes: ($used / $n | round),
+			  slab_per_port_bytes: ($slab / $n | round),
+			  dump_us: $dump, dump_messages: $dump_msgs, pause_frames_per_s: $fps,
+			  pause_counted_share: $counted }' >>"$BENCH_TMP/rows"
+		tail -n 1 "$BENCH_TMP/rows" | sed 's/^/bench: [scale]   /' >&2
+	done
+	for ((i = 0; i < MAX; i++)); do echo "qdisc del dev p$i root"; done >"$BENCH_TMP/tc"
+	tc -n "$P" -batch "$BENCH_TMP/tc" 2>/dev/null
+done
+kill $P_PID 2>/dev/null
+jq -s '{ scale: { runs: . } }' "$BENCH_TMP/rows" >"$OUT" || fail "could not build the JSON"
+progress "done"
