@@ -111,6 +111,7 @@ victim_pfc()
 {
 	fc "$H" set dev a0 mode pfc pfc-prios all
 	fc "$S" set dev s0 tx on mode pfc pfc-prios 3
+	fc "$S" stats reset dev s0
 	run
 	[ "$VICTIM" -ge $((BASE * 9 / 10)) ]
 	check_err $? "with PFC the victim kept only $VICTIM of $BASE datagrams"
