@@ -17,8 +17,16 @@
 #   | a1..a3 flowctl (rmmod loop)    | veth |                            |
 #   | flowctl set/show/stats/monitor |      |                            |
 #   +--------------------------------+      +----------------------------+
+#
+# xoff_churn: the sending side, a switch that keeps pausing its partner
+# while its ports come and go:
+#
+#   +- ns H -+       +----------- ns S -----------+       +- ns R -+
+#   | h0     |=======| s0 (tx on)   br0   s1 1 Mb/s|=======| r0     |
+#   | flowctl|       | flowctl            flowctl  |       |        |
+#   +--------+       +-----------------------------+       +--------+
 
-ALL_TESTS="churn_with_netlink rmmod_under_load netns_teardown"
+ALL_TESTS="churn_with_netlink rmmod_under_load netns_teardown xoff_churn"
 source "$(dirname "$0")/lib.sh"
 require_cmd jq tc
 
@@ -218,6 +226,96 @@ netns_teardown()
 	log_info "$n namespaces deleted with a paused flowctl attached"
 	check_err $err "creating or deleting the namespaces failed"
 	log_test "namespaces deleted under PFC, traffic and a monitor"
+}
+
+# XOFF, refresh and XON sent all the time (thresholds of a few frames, a
+# 1 Mb/s egress, 102 ms quanta refreshed every 51 ms, mode switched between
+# pause and pfc) while every port of the path is detached, replaced and
+# re-attached, s1's link goes down and up, and netlink loops run. At the
+# end, with the traffic stopped, the bytes charged to s0 return to 0.
+xoff_churn()
+{
+	local H S R end n=0 err=0 sent charge i
+
+	H=fc-H-$$ S=fc-S-$$ R=fc-R-$$
+	ip netns add "$H" && ip netns add "$S" && ip netns add "$R" || { check_err 1 "netns"; return; }
+	ip link add name h0 netns "$H" type veth peer name s0 netns "$S"
+	ip link add name s1 netns "$S" type veth peer name r0 netns "$R"
+	ip -n "$S" link add name br0 type bridge
+	ip -n "$S" link set s0 master br0
+	ip -n "$S" link set s1 master br0
+	for d in "$H h0" "$S s0" "$S s1" "$S br0" "$R r0"; do
+		# shellcheck disable=SC2086
+		ip -n ${d% *} link set dev ${d#* } up
+	done
+	ip -n "$H" addr add 198.18.10.1/24 dev h0
+	ip -n "$R" addr add 198.18.10.2/24 dev r0
+	ip -n "$H" neigh add 198.18.10.2 lladdr "$(mac_of "$R" r0)" dev h0 nud permanent
+	attach_sw()
+	{
+		ip netns exec "$H" tc qdisc replace dev h0 root flowctl &&
+		ip netns exec "$S" tc qdisc replace dev s0 root flowctl &&
+		ip netns exec "$S" tc qdisc replace dev s1 root flowctl &&
+		fc "$H" set dev h0 trust dscp mode pfc pfc-prios all >/dev/null &&
+		fc "$S" set dev s1 rate 1mbit >/dev/null &&
+		fc "$S" set dev s0 tx on trust dscp speed 10 quanta 2000 limit 300k \
+			xoff 20k xon 10k prio 3 xoff 20k xon 10k >/dev/null
+	}
+	attach_sw || err=1
+	fc "$S" stats reset dev s0
+	bg ip netns exec "$R" "$FCTEST" recv 7010 $((SECS + 60))
+	bg ip netns exec "$H" "$FCTEST" send 198.18.10.2 7010 0 100000000 size 1000 tos 0x60
+	bg ip netns exec "$H" "$FCTEST" send 198.18.10.2 7010 2000 100000000 size 200
+	bg netlink_loop_ns "$S" s0 s1
+	bg ip netns exec "$S" flowctl monitor
+	end=$((SECONDS + SECS))
+	while [ $SECONDS -lt $end ]; do
+		case $((n % 6)) in
+		0) fc "$S" set dev s0 mode pause >/dev/null ;;
+		1) ip netns exec "$S" tc qdisc del dev s1 root ;;
+		2) fc "$S" set dev s0 mode pfc pfc-prios 3 >/dev/null ;;
+		3) ip netns exec "$S" tc qdisc del dev s0 root ;;
+		4) ip -n "$S" link set dev s1 down; sleep 0.2; ip -n "$S" link set dev s1 up ;;
+		5) ip netns exec "$H" tc qdisc replace dev h0 root pfifo_fast ;;
+		esac
+		sleep 0.5
+		attach_sw || err=1
+		sleep 0.5
+		n=$((n + 1))
+	done
+	sent=$(( $(fc_get "$S" s0 .stats.tx_pause) + $(fc_get "$S" s0 .stats.tx_pfc) ))
+	stop_bg
+	# Drained: nothing left charged to s0 once s1's queue empties.
+	for i in $(seq 100); do
+		charge=$(fc "$S" -j -s show dev s0 | jq '[.[0].prio[].charge_bytes] | add')
+		[ "$charge" = 0 ] && break
+		sleep 0.2
+	done
+	log_info "$n rounds; s0 sent $sent XOFF frames since its last attach"
+	check_err $err "attaching or configuring the switch failed during the churn"
+	[ "$sent" -gt 0 ] 2>/dev/null
+	check_err $? "s0 sent no XOFF in the last round: the sending path was not exercised"
+	check_eq "$charge" 0 "bytes charged to s0 after the queues drained"
+	ip netns del "$H"
+	ip netns del "$S"
+	ip netns del "$R"
+	log_test "XOFF/XON sent while the switch's ports are detached, replaced, downed"
+}
+
+# netlink_loop_ns NS DEV...: as netlink_loop, in namespace NS.
+netlink_loop_ns()
+{
+	local ns=$1 d
+
+	shift
+	while :; do
+		for d in "$@"; do
+			fc "$ns" -j -s show dev "$d"
+		done
+		# Not s0's: the case reads what it sent.
+		fc "$ns" stats reset dev "$2"
+		sleep 0.05
+	done
 }
 
 setup_prepare || { echo "1..0 # SKIP setup failed"; exit 1; }
