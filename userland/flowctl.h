@@ -47,6 +47,14 @@ int what_is(const char *word, void (*usage)(FILE *));
 int incomplete(void (*usage)(FILE *));
 int bad_value(const char *keyword, const char *arg, int err,
 	      const char *expected);
+/*
+ * "[dev DEV] [interval TIME] [count N] | help" of watch and sample: -1 when
+ * the words parsed (the outputs set only for words given), else the exit
+ * status to return (help printed, or a usage error reported).
+ */
+int parse_periodic(int argc, char **argv, void (*usage)(FILE *),
+		   const char *interval_hint, const char *count_hint,
+		   const char **dev, uint64_t *interval_ns, uint64_t *count);
 /* "help" as the next word: print usage to stdout, return true. */
 bool want_help(int argc, char **argv, void (*usage)(FILE *));
 

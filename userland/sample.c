@@ -73,44 +73,16 @@ static int sample_once(struct fc_nl *nl, const char *dev)
 
 int cmd_sample(int argc, char **argv)
 {
-	uint64_t interval_ns = 100000000ULL, count = 0, n = 0, next, v;
+	uint64_t interval_ns = 100000000ULL, count = 0, n = 0, next;
 	const char *dev = NULL;
 	struct sigaction sa;
 	struct fc_nl nl;
-	int ret, err;
+	int ret;
 
-	while (argc > 0) {
-		if (matches(argv[0], "help")) {
-			usage_sample(stdout);
-			return EXIT_OK;
-		}
-		if (!matches(argv[0], "dev") && !matches(argv[0], "interval") &&
-		    !matches(argv[0], "count"))
-			return what_is(argv[0], usage_sample);
-		if (argc < 2)
-			return incomplete(usage_sample);
-		if (matches(argv[0], "dev")) {
-			if (fc_check_dev_name(argv[1]))
-				return EXIT_USAGE;
-			dev = argv[1];
-		} else if (matches(argv[0], "interval")) {
-			err = parse_time(argv[1], 1000000000ULL, 3600000000000ULL, &v);
-			if (!err && v < 10000000ULL)
-				err = -ERANGE;
-			if (err)
-				return bad_value("interval", argv[1], err,
-						 "seconds 0.01..3600, like 0.1 or 100ms");
-			interval_ns = v;
-		} else {
-			err = parse_u64(argv[1], 1, UINT32_MAX, &v);
-			if (err)
-				return bad_value("count", argv[1], err,
-						 "a number of samples 1..4294967295");
-			count = v;
-		}
-		argc -= 2;
-		argv += 2;
-	}
+	ret = parse_periodic(argc, argv, usage_sample, "seconds 0.01..3600, like 0.1 or 100ms",
+			     "a number of samples 1..4294967295", &dev, &interval_ns, &count);
+	if (ret >= 0)
+		return ret;
 
 	/* Always JSON lines, whatever -j says: this is for programs. */
 	print_init(true, false, stdout);

@@ -378,43 +378,15 @@ int fc_watch_run(const char *dev, uint64_t interval_ns, uint64_t count,
 
 int cmd_watch(int argc, char **argv)
 {
-	uint64_t interval_ns = 1000000000ULL, count = 0, v;
+	uint64_t interval_ns = 1000000000ULL, count = 0;
 	struct nl_fetch *f;
 	const char *dev = NULL;
-	int ret, err;
+	int ret;
 
-	while (argc > 0) {
-		if (matches(argv[0], "help")) {
-			usage_watch(stdout);
-			return EXIT_OK;
-		}
-		if (!matches(argv[0], "dev") && !matches(argv[0], "interval") &&
-		    !matches(argv[0], "count"))
-			return what_is(argv[0], usage_watch);
-		if (argc < 2)
-			return incomplete(usage_watch);
-		if (matches(argv[0], "dev")) {
-			if (fc_check_dev_name(argv[1]))
-				return EXIT_USAGE;
-			dev = argv[1];
-		} else if (matches(argv[0], "interval")) {
-			err = parse_time(argv[1], 1000000000ULL, 3600000000000ULL, &v);
-			if (!err && v < 10000000ULL)
-				err = -ERANGE;
-			if (err)
-				return bad_value("interval", argv[1], err,
-						 "seconds 0.01..3600, like 1, 0.5 or 500ms");
-			interval_ns = v;
-		} else {
-			err = parse_u64(argv[1], 1, UINT32_MAX, &v);
-			if (err)
-				return bad_value("count", argv[1], err,
-						 "a number of intervals 1..4294967295");
-			count = v;
-		}
-		argc -= 2;
-		argv += 2;
-	}
+	ret = parse_periodic(argc, argv, usage_watch, "seconds 0.01..3600, like 1, 0.5 or 500ms",
+			     "a number of intervals 1..4294967295", &dev, &interval_ns, &count);
+	if (ret >= 0)
+		return ret;
 	if (!dev) {
 		fprintf(stderr, "Error: watch needs dev DEV\n");
 		usage_watch(stderr);
