@@ -60,6 +60,7 @@
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
+#include "../../selftests/tools/hexframe.h"
 
 static void die(const char *what)
 {
@@ -188,35 +189,6 @@ static int do_stamps(int argc, char **argv)
 	return 0;
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
-static int parse_hex(const char *h, unsigned char *frame, size_t max,
-		     size_t *lenp)
-{
-	size_t len = 0;
-
-	for (; *h; h += 2) {
-		int hi = hexval(h[0]), lo = h[1] ? hexval(h[1]) : -1;
-
-		if (hi < 0 || lo < 0 || len >= max) {
-			fprintf(stderr, "fcbench: bad hex frame\n");
-			return -1;
-		}
-		frame[len++] = hi << 4 | lo;
-	}
-	*lenp = len;
-	return 0;
-}
-
 /* A packet socket on DEV that sees only MAC Control frames DEV sends. */
 static int tap_socket(int ifindex)
 {
@@ -288,7 +260,7 @@ static int do_pause(int argc, char **argv)
 
 		mh.msg_name = &from;
 		mh.msg_namelen = sizeof(from);
-		if (parse_hex(argv[a + 1], frame, sizeof(frame), &len))
+		if (parse_hex("fcbench", argv[a + 1], frame, sizeof(frame), &len))
 			return 2;
 		/* From the previous frame's real send time, not a fixed
 		 * schedule: after a stall of the VM, catching up would send a

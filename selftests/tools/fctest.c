@@ -41,6 +41,7 @@
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
+#include "hexframe.h"
 
 static uint64_t now_ns(void)
 {
@@ -202,42 +203,6 @@ static int do_recv(int argc, char **argv)
 	return 0;
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
-static int parse_hex(const char *h, unsigned char *frame, size_t max,
-		     size_t *lenp)
-{
-	size_t len = 0;
-
-	while (*h) {
-		int hi, lo;
-
-		if (*h == ':' || *h == ' ') {
-			h++;
-			continue;
-		}
-		hi = hexval(h[0]);
-		lo = h[1] ? hexval(h[1]) : -1;
-		if (hi < 0 || lo < 0 || len >= max) {
-			fprintf(stderr, "fctest: bad hex frame\n");
-			return -1;
-		}
-		frame[len++] = hi << 4 | lo;
-		h += 2;
-	}
-	*lenp = len;
-	return 0;
-}
-
 static int packet_socket(const char *dev, struct sockaddr_ll *ll)
 {
 	int fd;
@@ -263,7 +228,7 @@ static int do_raw(int argc, char **argv)
 
 	if (argc < 2)
 		return 2;
-	if (parse_hex(argv[1], frame, sizeof(frame), &len))
+	if (parse_hex("fctest", argv[1], frame, sizeof(frame), &len))
 		return 2;
 	for (a = 2; a + 1 < argc; a += 2) {
 		if (!strcmp(argv[a], "count"))
@@ -296,7 +261,7 @@ static int do_seq(int argc, char **argv)
 	for (a = 1; a + 1 < argc; a += 2) {
 		uint64_t t;
 
-		if (parse_hex(argv[a + 1], frame, sizeof(frame), &len))
+		if (parse_hex("fctest", argv[a + 1], frame, sizeof(frame), &len))
 			return 2;
 		next += strtoull(argv[a], NULL, 0) * 1000;
 		while ((t = now_ns()) < next) {
