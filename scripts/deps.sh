@@ -8,11 +8,14 @@ PKGS=(
 	build-essential bc bison flex libelf-dev libssl-dev dwarves pkg-config
 	clang llvm sparse
 	linux-headers-amd64 linux-image-amd64 linux-source-6.1
-	qemu-system-x86 busybox-static cpio kmod xz-utils zstd
+	busybox-static cpio kmod xz-utils zstd
 	libmnl-dev iproute2 ethtool iperf3 tcpdump tshark python3-scapy python3-yaml
 	python3-jsonschema jq gnuplot-nox procps
 )
-# The 6.12 kernel pair and its source come from bookworm-backports.
+# The 6.12 kernel pair and its source come from bookworm-backports, and so
+# does qemu: bookworm's qemu 7.2 double-faults 6.12 guests under multi-threaded
+# TCG (Documentation/vm-run.md, "The emulator"); backports carries qemu 10.
+QEMU_MIN=1:8
 
 say() { printf 'deps: %s\n' "$*" >&2; }
 
@@ -25,6 +28,13 @@ need_root() {
 
 have_pkg() {
 	dpkg-query -W -f='${Status}\n' "$1" 2>/dev/null | grep -q '^install ok installed'
+}
+
+qemu_new_enough() {
+	local v
+	have_pkg qemu-system-x86 || return 1
+	v=$(dpkg-query -W -f='${Version}' qemu-system-x86 2>/dev/null) || return 1
+	[ -n "$v" ] && dpkg --compare-versions "$v" ge "$QEMU_MIN"
 }
 
 # The Debian mirror URI already configured on this machine (deb822 or one-line format).
@@ -68,10 +78,11 @@ main() {
 	for p in "${PKGS[@]}"; do
 		have_pkg "$p" || missing+=("$p")
 	done
-	local have612=0
+	local have612=0 newqemu=0
 	have_pkg linux-image-6.12-amd64 && have_pkg linux-headers-6.12-amd64 &&
 		ls /usr/src/linux-source-6.12.tar.xz >/dev/null 2>&1 && have612=1
-	if [ ${#missing[@]} -eq 0 ] && [ $have612 -eq 1 ]; then
+	qemu_new_enough && newqemu=1
+	if [ ${#missing[@]} -eq 0 ] && [ $have612 -eq 1 ] && [ $newqemu -eq 1 ]; then
 		say "all packages present"
 		return 0
 	fi
@@ -90,6 +101,12 @@ main() {
 		say "installing the 6.12 kernel, headers and source"
 		apt-get install -y -q --no-install-recommends \
 			linux-image-6.12-amd64 linux-headers-6.12-amd64 linux-source-6.12
+	fi
+	if [ $newqemu -eq 0 ]; then
+		say "installing qemu-system-x86 from bookworm-backports (bookworm's 7.2 crashes 6.12 guests under TCG)"
+		apt-get install -y -q --no-install-recommends -t bookworm-backports \
+			qemu-system-x86
+		qemu_new_enough || { say "qemu is still older than $QEMU_MIN"; exit 1; }
 	fi
 	say "done"
 }

@@ -170,6 +170,10 @@ setup_ns()
 	for var in "$@"; do
 		ns="fc-$var-$$"
 		ip netns add "$ns" || return 1
+		# No IPv6: a new link's DAD, MLD reports and router
+		# solicitations would land in band 0 of the counts tests read.
+		ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 \
+			net.ipv6.conf.default.disable_ipv6=1 || return 1
 		ip -n "$ns" link set lo up
 		NS_LIST+=("$ns")
 		eval "$var=$ns"
