@@ -24,6 +24,7 @@ require_cmd jq tc ethtool
 setup_prepare()
 {
 	setup_ns A B C
+	no_ipv6 "$A" || return 1
 	veth_pair "$A" a0 "$B" b0
 	veth_pair "$B" b1 "$C" c0
 	ip -n "$B" link add name br0 type bridge
