@@ -237,6 +237,8 @@ struct fc_charge *fc_charge_alloc(struct fc_sched *q);
 void fc_charge_put(struct fc_charge *c);
 void fc_charge_skb(struct sk_buff *skb, struct net *net, u8 prio, u8 etrust,
 		   u32 len);
+void fc_heard_dropped(struct sk_buff *skb, struct net *net, u8 prio,
+		      u8 etrust, u32 len);
 void fc_uncharge_skb(struct sk_buff *skb);
 void fc_tx_init(struct fc_sched *q);
 void fc_tx_reconsider(struct fc_sched *q);

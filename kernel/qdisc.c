@@ -82,6 +82,8 @@ static int fc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	prio = fc_classify(cfg, skb);
 	b = &q->band[prio];
 	if (unlikely(b->backlog + len > cfg->limit)) {
+		fc_heard_dropped(skb, dev_net(qdisc_dev(sch)), prio, cfg->trust,
+				 fc_wire_len(skb));
 		rcu_read_unlock();
 		b->drops++;
 		return qdisc_drop(skb, sch, to_free);

@@ -154,6 +154,57 @@ static void fc_tx_kick(struct fc_sched *q)
 }
 
 /*
+ * The flowctl port skb came in on, if it is one and still attached, and
+ * the priority it gives skb (the egress port's when both trust the same
+ * field). Under RCU, in BH context.
+ */
+static struct fc_sched *fc_ingress_port(struct sk_buff *skb, struct net *net,
+					u8 *prio, u8 etrust,
+					const struct fc_cfg **acfg,
+					struct fc_charge **cp)
+{
+	struct net_device *in;
+	struct fc_charge *c;
+	struct fc_sched *a;
+	struct Qdisc *sch;
+
+	if (!skb->skb_iif)
+		return NULL;
+	in = dev_get_by_index_rcu(net, skb->skb_iif);
+	sch = in ? rcu_dereference(in->qdisc) : NULL;
+	if (!sch || sch->ops != &fc_qdisc_ops)
+		return NULL;
+	a = qdisc_priv(sch);
+	c = a->charge;
+	if (!c || !rcu_access_pointer(c->port))
+		return NULL;
+	*cp = c;
+	*acfg = rcu_dereference(a->cfg);
+	if ((*acfg)->trust != etrust)
+		*prio = fc_classify(*acfg, skb);
+	return a;
+}
+
+/*
+ * A frame of len bytes at prio arrived from a's partner. If our XOFF that
+ * covers it is in force, count it, and past the headroom that XOFF left,
+ * the partner is not listening. Returns whether the XOFF was in force.
+ */
+static bool fc_heard_in_xoff(struct fc_sched *a, const struct fc_cfg *acfg,
+			     u8 prio, u32 len)
+{
+	bool pause = acfg->mode == FLOWCTL_MODE_PAUSE;
+	int t = pause ? FC_PRIOS : prio;
+
+	if (!(READ_ONCE(a->tx_active) & (pause ? FC_LINK_BIT : BIT(prio))))
+		return false;
+	if (atomic64_add_return(len, &a->since_xoff[t]) >
+	    READ_ONCE(a->allowance[t]))
+		atomic64_inc(&a->partner_ignored[prio]);
+	return true;
+}
+
+/*
  * Charge skb, about to be enqueued on an egress port, to the flowctl port
  * it came in on. Called under the egress qdisc lock, in BH context.
  */
@@ -161,51 +212,51 @@ void fc_charge_skb(struct sk_buff *skb, struct net *net, u8 prio, u8 etrust,
 		   u32 len)
 {
 	struct fc_skb_cb *cb = fc_skb_cb(skb);
-	struct net_device *in;
-	struct fc_sched *a;
-	struct Qdisc *sch;
-	struct fc_charge *c;
 	const struct fc_cfg *acfg;
-	bool pause;
+	struct fc_charge *c;
+	struct fc_sched *a;
 	u64 v;
 	int t;
 
 	cb->charge = NULL;
-	if (!skb->skb_iif)
-		return;
 	rcu_read_lock();
-	in = dev_get_by_index_rcu(net, skb->skb_iif);
-	sch = in ? rcu_dereference(in->qdisc) : NULL;
-	if (!sch || sch->ops != &fc_qdisc_ops)
+	a = fc_ingress_port(skb, net, &prio, etrust, &acfg, &c);
+	if (!a || !refcount_inc_not_zero(&c->ref))
 		goto out;
-	a = qdisc_priv(sch);
-	c = a->charge;
-	if (!c || !rcu_access_pointer(c->port) || !refcount_inc_not_zero(&c->ref))
-		goto out;
-	acfg = rcu_dereference(a->cfg);
-	if (acfg->trust != etrust)
-		prio = fc_classify(acfg, skb);
 	cb->charge = c;
 	cb->cprio = prio;
 	cb->wire_len = len;
 	v = atomic64_add_return(len, &c->bytes[prio]);
 
-	pause = acfg->mode == FLOWCTL_MODE_PAUSE;
-	t = pause ? FC_PRIOS : prio;
-	if (READ_ONCE(a->tx_active) & (pause ? FC_LINK_BIT : BIT(prio))) {
-		/* Our XOFF is in force: past the headroom it left, the
-		 * partner is not listening.
-		 */
-		if (atomic64_add_return(len, &a->since_xoff[t]) >
-		    READ_ONCE(a->allowance[t]))
-			atomic64_inc(&a->partner_ignored[prio]);
-	} else if (acfg->tx) {
-		if (pause)
+	if (!fc_heard_in_xoff(a, acfg, prio, len) && acfg->tx) {
+		t = prio;
+		if (acfg->mode == FLOWCTL_MODE_PAUSE) {
+			t = FC_PRIOS;
 			v = fc_charge_total(c);
+		}
 		if (v > READ_ONCE(a->thr_xoff[t]))
 			fc_tx_kick(a);
 	}
 out:
+	rcu_read_unlock();
+}
+
+/*
+ * skb is tail-dropped by an egress port: it is charged to nobody, but it
+ * did arrive from the partner of the flowctl port it came in on, and counts
+ * towards "the partner ignores our XOFF" like a frame that was queued.
+ */
+void fc_heard_dropped(struct sk_buff *skb, struct net *net, u8 prio,
+		      u8 etrust, u32 len)
+{
+	const struct fc_cfg *acfg;
+	struct fc_charge *c;
+	struct fc_sched *a;
+
+	rcu_read_lock();
+	a = fc_ingress_port(skb, net, &prio, etrust, &acfg, &c);
+	if (a)
+		fc_heard_in_xoff(a, acfg, prio, len);
 	rcu_read_unlock();
 }
 
