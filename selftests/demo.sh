@@ -212,7 +212,7 @@ tables_match_counters()
 # MB in the table against the bytes that crossed the receiver's link.
 goodput_matches_links()
 {
-	local run p mb rx h dev ok=0
+	local run p mb rx re h dev ok=0
 
 	if [ "$LAB_RC" -ne 0 ]; then
 		log_skip "goodput against the receivers' links" "the lab did not run"
@@ -227,11 +227,16 @@ goodput_matches_links()
 			[ -e "/run/netns/${p}host$h" ] || continue
 			mb=$(cell "data received by host$h (MB)")
 			rx=$(ip -n "${p}host$h" -j -s link show dev "$dev" | jq '.[0].stats64.rx.bytes')
+			re=0
+			[ "$h" = B ] && re=$(cell "TCP retransmits to hostB")
 			# What iperf3 received crossed that link, with headers (66 of
-			# each 1514-byte frame) and whatever TCP sent twice: the link
-			# carries more than the table's figure, but not twice as much.
-			awk -v mb="$mb" -v rx="$rx" 'BEGIN { b = mb * 1e6; exit !(b <= rx * 1.001 && b >= rx * 0.6) }'
-			check_err $? "$run: table says host$h received $mb MB, its link carried $rx bytes"
+			# each 1514-byte frame), other traffic and the segments TCP
+			# sent again, a frame each at most: the link carries more than
+			# the table's figure, but not twice as much once those are
+			# taken out (a lossy run, mismatched ends on the debug kernel,
+			# can send as much again).
+			awk -v mb="$mb" -v rx="$rx" -v re="${re:-0}" 'BEGIN { b = mb * 1e6; exit !(b <= rx * 1.001 && b >= (rx - re * 1514) * 0.6) }'
+			check_err $? "$run: table says host$h received $mb MB, its link carried $rx bytes ($re segments sent again)"
 			# The per-flow rows add up to the total.
 			if [ "$h" = B ]; then
 				local total sum

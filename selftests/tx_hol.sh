@@ -63,13 +63,20 @@ run()
 	ip netns exec "$R" "$FCTEST" recv 9000 2 >"$TMP/r" &
 	pr=$!
 	while ! grep -q ready "$TMP/c" || ! grep -q ready "$TMP/r"; do sleep 0.05; done
-	# Congested: CS3 (tos 0x60), as fast as H can. Victim: best effort,
-	# as fast as H can too, but its path (s2, C) has no bottleneck but a0.
-	ip netns exec "$H" "$FCTEST" send 198.18.0.2 9000 0 1000000 size 1400 \
+	# Congested: CS3 (tos 0x60), paced at 3x s1's 20 Mb/s (1442 bytes on
+	# the wire every 180 us, 64 Mb/s). a0 serves priority 3 first: an
+	# unpaced congested sender that H can feed at a0's 200 Mb/s would
+	# starve the victim even unpaused, and the lab would measure how fast
+	# the emulator is. Victim: best effort, as fast as H can (nice 19, so
+	# it never takes the CPU the paced sender needs), on a path (s2, C)
+	# with no bottleneck but a0: unpaused it gets what priority 3 leaves of
+	# a0; paused, priority 3's backlog at a0 never empties and the victim
+	# behind it gets next to nothing.
+	ip netns exec "$H" "$FCTEST" send 198.18.0.2 9000 180 1000000 size 1400 \
 		tos 0x60 >/dev/null &
 	local pb=$!
-	ip netns exec "$H" "$FCTEST" send 198.18.0.3 9001 0 1000000 size 1400 \
-		tos 0 prio 0 sndbuf 32768 >/dev/null &
+	ip netns exec "$H" nice -n 19 "$FCTEST" send 198.18.0.3 9001 0 1000000 \
+		size 1400 tos 0 prio 0 sndbuf 32768 >/dev/null &
 	local pv=$!
 	sleep $SECS
 	kill $pv $pb
