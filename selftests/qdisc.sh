@@ -16,10 +16,11 @@
 # charge as far as the tbf.
 
 ALL_TESTS="classify band_limit socket_release multiqueue"
-# socket_release needs a sender faster than 5 Mb/s (lib.sh: the debug lane).
-TIMING_CASES="socket_release"
 source "$(dirname "$0")/lib.sh"
 require_cmd jq tc ethtool
+# socket_release needs a sender faster than 5 Mb/s (lib.sh: the debug lane).
+# After lib.sh, which starts it empty.
+TIMING_CASES="socket_release"
 
 setup_prepare()
 {
