@@ -25,7 +25,7 @@ NO_KERNEL_MSG := the $(DEBUG_SERIES) debug kernel is not built: run make debug-k
 else
 KERNELRELEASE_FLOWCTL := $(or $(KERNELRELEASE),$(shell $(TOP)/scripts/kver $(KVER) 2>/dev/null))
 KDIR ?= $(if $(wildcard /lib/modules/$(KERNELRELEASE_FLOWCTL)/build/Makefile),/lib/modules/$(KERNELRELEASE_FLOWCTL)/build,/usr/src/linux-headers-$(KERNELRELEASE_FLOWCTL))
-NO_KERNEL_MSG := no kernel headers: run make deps
+NO_KERNEL_MSG := module skipped: no kernel headers$(if $(KVER), for $(KVER)) (scripts/kver finds none; run make deps)
 endif
 BUILD := $(TOP)/build/$(KERNELRELEASE_FLOWCTL)
 KO := $(BUILD)/kernel/flowctl.ko
@@ -40,7 +40,9 @@ DESTDIR ?=
 	print-ko print-kdir fuzz debug-kernel check-debug check-debug-selftest \
 	bench bench-compare demo
 
-all: module userland
+# The CLI first: it builds where no kernel headers are installed, and then
+# the module is skipped with the reason (make exits non-zero).
+all: userland module
 
 deps:
 	$(TOP)/scripts/deps.sh

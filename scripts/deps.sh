@@ -73,8 +73,35 @@ SRC
 	return 0
 }
 
+# The packages below are Debian 12's (bookworm, amd64) and so are the
+# kernels the VM boots; elsewhere say what is needed instead of failing
+# inside apt. FLOWCTL_DEPS_ANY=1 tries anyway (a Debian derivative).
+check_host() {
+	local id= ver= name= arch
+	if [ -r /etc/os-release ]; then
+		id=$(. /etc/os-release && echo "${ID:-}")
+		ver=$(. /etc/os-release && echo "${VERSION_ID:-}")
+		name=$(. /etc/os-release && echo "${PRETTY_NAME:-}")
+	fi
+	arch=$(dpkg --print-architecture 2>/dev/null || uname -m)
+	[ "$id" = debian ] && [ "$ver" = 12 ] && [ "$arch" = amd64 ] && return 0
+	[ "${FLOWCTL_DEPS_ANY:-0}" = 1 ] && {
+		say "not Debian 12 amd64 (${name:-unknown}, $arch); trying anyway (FLOWCTL_DEPS_ANY=1)"
+		return 0
+	}
+	say "this script installs Debian 12 (bookworm) amd64 packages; this host is ${name:-unknown} ($arch)."
+	say "flowctl is built and tested on Debian 12 amd64. Elsewhere, install by hand the"
+	say "equivalents of: ${PKGS[*]}"
+	say "and qemu-system-x86 >= 8, a 6.1 and/or 6.12 kernel image with its headers, then"
+	say "run scripts/check (make check would call this script again)."
+	say "The CLI alone needs only a C compiler, make, pkg-config and libmnl: make userland."
+	say "FLOWCTL_DEPS_ANY=1 $0 tries the Debian package names anyway."
+	exit 1
+}
+
 main() {
 	local missing=() p
+	check_host
 	for p in "${PKGS[@]}"; do
 		have_pkg "$p" || missing+=("$p")
 	done

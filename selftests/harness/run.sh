@@ -38,7 +38,7 @@ while [ $# -gt 0 ]; do
 done
 
 echo "TAP version 13"
-echo "1..7"
+echo "1..10"
 
 if ! rel=$("$TOP/scripts/kver" ${kspec:+"$kspec"} 2>&1); then
 	echo "Bail out! $rel"
@@ -177,6 +177,40 @@ check_report() {
 		has report err "although the command exited with status 0"
 }
 result report "a report only in dmesg fails the run" check_report
+
+# The emulator failing (selftests/harness/fake-qemu): each must end in
+# seconds with exit status 123, never at the --timeout of 120 s.
+FAKE=$HERE/fake-qemu
+SLOW=120
+FAKE_QEMU=kvm-error VM_RUN_QEMU=$FAKE VM_RUN_ACCEL=kvm vm kvmerr --timeout $SLOW -- true
+check_kvmerr() {
+	rc_is kvmerr 123 && has kvmerr err "the emulator failed" &&
+		has kvmerr err "KVM internal error" && has kvmerr err "first lines of qemu's log"
+}
+result kvmerr "qemu's KVM internal error stops the VM at once, with qemu's words" check_kvmerr
+
+FAKE_QEMU=silent VM_RUN_QEMU=$FAKE VM_RUN_ACCEL=tcg VM_RUN_BOOT_TIMEOUT=5 \
+	vm silent --timeout $SLOW -- true
+check_silent() {
+	rc_is silent 123 && has silent err "wrote nothing to its console within 5 s" &&
+		has silent err "first lines of the console log"
+}
+result silent "a guest that prints nothing is stopped at the boot bound" check_silent
+
+# A /dev/kvm that is there, readable and writable, but cannot run a guest:
+# with no override vm-run must probe, choose TCG, say why, and run.
+touch "$work/kvm"
+ls "${XDG_CACHE_HOME:-$HOME/.cache}"/flowctl/accel-* 2>/dev/null | sort >"$work/accel.before"
+FAKE_QEMU=broken-kvm VM_RUN_QEMU=$FAKE VM_RUN_KVM_DEV=$work/kvm \
+	vm badkvm --timeout $SLOW -- sh -c 'echo ran'
+ls "${XDG_CACHE_HOME:-$HOME/.cache}"/flowctl/accel-* 2>/dev/null | sort |
+	comm -13 "$work/accel.before" - | xargs -r rm -f
+check_badkvm() {
+	rc_is badkvm 0 && has badkvm out ran &&
+		has badkvm err "$work/kvm present but KVM cannot run a guest here (qemu: KVM internal error" &&
+		has badkvm err "; using TCG"
+}
+result badkvm "an unusable /dev/kvm: probed, TCG chosen with the reason, the command runs" check_badkvm
 
 wait "$tpid"
 tpid=
