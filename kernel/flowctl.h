@@ -31,7 +31,8 @@
 #define FC_SW_REACTION_NS	(500 * NSEC_PER_USEC)
 #define FC_SW_REACTION_MAX	(512 * 1024)	/* bytes */
 #define FC_SHAPER_BURST_NS	(2 * NSEC_PER_MSEC)
-#define FC_CTRL_LIMIT		64	/* MAC Control frames queued */
+#define FC_TX_RETRY_NS		(100 * NSEC_PER_USEC)	/* frame refused */
+#define FC_TX_MIN_REFRESH_NS	(50 * NSEC_PER_USEC)	/* <= 20k XOFF/s */
 
 /* Configuration: never changed once published, replaced whole. */
 struct fc_cfg {
@@ -48,6 +49,7 @@ struct fc_cfg {
 	u32 xon;
 	u32 prio_xoff[FC_PRIOS];
 	u32 prio_xon[FC_PRIOS];
+	u32 prio_tc;		/* FLOWCTL_A_DEV_PRIO_TC */
 	struct rcu_head rcu;
 };
 
@@ -80,10 +82,23 @@ static inline struct fc_skb_cb *fc_skb_cb(struct sk_buff *skb)
 	return (struct fc_skb_cb *)qdisc_skb_cb(skb)->data;
 }
 
-/* Bytes a frame takes on the wire: GSO segments each pay the overhead. */
+/*
+ * Bytes a frame takes on the wire: GSO segments each pay the overhead. A
+ * GSO skb from tap or virtio may carry gso_segs 0 (not computed yet): count
+ * the segments from gso_size then.
+ */
 static inline u32 fc_wire_len(const struct sk_buff *skb)
 {
-	u32 segs = skb_is_gso(skb) ? skb_shinfo(skb)->gso_segs : 1;
+	u32 segs = 1;
+
+	if (skb_is_gso(skb)) {
+		const struct skb_shared_info *si = skb_shinfo(skb);
+
+		segs = si->gso_segs;
+		if (!segs && si->gso_size)
+			segs = DIV_ROUND_UP(skb->len, si->gso_size);
+		segs = max_t(u32, segs, 1);
+	}
 
 	return max_t(u32, qdisc_pkt_len(skb), ETH_ZLEN) +
 	       segs * FC_WIRE_OVERHEAD;
@@ -124,6 +139,7 @@ struct fc_sched {
 	u32 speed_mbps;		/* in use, 0 = none */
 	u64 rate;		/* shaper, bit/s, 0 = off */
 	u8 speed_src;		/* enum flowctl_speed_source */
+	bool orphan;		/* IFF_NO_QUEUE device: orphan at dequeue */
 
 	u32 thr_xoff[FC_PRIOS + 1];	/* effective; [FC_PRIOS]: port */
 	u32 thr_xon[FC_PRIOS + 1];
@@ -134,7 +150,7 @@ struct fc_sched {
 
 	/* read/write, qdisc lock */
 	struct fc_band band[FC_PRIOS];
-	struct qdisc_skb_head ctrl;	/* MAC Control frames: first, ungated */
+	u8 order[FC_PRIOS];	/* bands as dequeue serves them, from prio_tc */
 	struct qdisc_watchdog watchdog;
 	u64 t_next;		/* shaper: earliest next data transmission */
 
@@ -142,6 +158,7 @@ struct fc_sched {
 	struct hrtimer tx_timer;
 	struct tasklet_struct tx_tasklet;
 	u16 tx_active;		/* XOFF in force: bit p, or FC_LINK_BIT */
+	bool tx_dying;		/* detaching: nothing re-arms timer or tasklet */
 	u64 tx_refresh_at;
 	struct fc_tx_stats txs;
 	atomic64_t since_xoff[FC_PRIOS + 1];	/* [FC_PRIOS]: port */

@@ -24,8 +24,11 @@ static int fc_netdev_event(struct notifier_block *nb, unsigned long event,
 	case NETDEV_UP:
 	case NETDEV_CHANGE:
 		q = fc_from_dev(dev);
-		if (q)
+		if (q) {
 			fc_update_speed(q);
+			/* A frame the link refused while down goes now. */
+			fc_tx_reconsider(q);
+		}
 		break;
 	}
 	return NOTIFY_DONE;
@@ -89,8 +92,10 @@ static void __exit fc_module_exit(void)
 	fc_hold_ingress_keys(false);
 	unregister_netdevice_notifier(&fc_netdev_nb);
 	fc_netlink_exit();
-	/* Wait for kfree_rcu() of configurations. */
-	rcu_barrier();
+	/* No rcu_barrier(): the module queues no RCU callback of its own.
+	 * Configurations and charges go by kfree_rcu(), which runs no module
+	 * code, so one still pending when the module's text is gone is safe.
+	 */
 }
 
 module_init(fc_module_init);

@@ -19,10 +19,15 @@ enum { FC_MCGRP_EVENTS_IDX };
 
 static struct genl_family fc_genl_family;
 
+/* Thresholds are bytes of a band, at most FC_MAX_LIMIT. */
+static struct netlink_range_validation fc_thr_range = {
+	.min = 0, .max = FC_MAX_LIMIT,
+};
+
 static const struct nla_policy fc_prio_set_policy[FLOWCTL_A_PRIO_MAX + 1] = {
 	[FLOWCTL_A_PRIO_PRIO]	= NLA_POLICY_MAX(NLA_U8, FC_PRIOS - 1),
-	[FLOWCTL_A_PRIO_XOFF]	= { .type = NLA_U32 },
-	[FLOWCTL_A_PRIO_XON]	= { .type = NLA_U32 },
+	[FLOWCTL_A_PRIO_XOFF]	= NLA_POLICY_FULL_RANGE(NLA_U32, &fc_thr_range),
+	[FLOWCTL_A_PRIO_XON]	= NLA_POLICY_FULL_RANGE(NLA_U32, &fc_thr_range),
 };
 
 static struct netlink_range_validation fc_speed_range = {
@@ -53,10 +58,13 @@ static const struct nla_policy fc_dev_set_policy[FLOWCTL_A_DEV_MAX + 1] = {
 	[FLOWCTL_A_DEV_SPEED]	= NLA_POLICY_FULL_RANGE(NLA_U32, &fc_speed_range),
 	[FLOWCTL_A_DEV_RATE]	= NLA_POLICY_FULL_RANGE(NLA_U64, &fc_rate_range),
 	[FLOWCTL_A_DEV_LIMIT]	= NLA_POLICY_FULL_RANGE(NLA_U32, &fc_limit_range),
-	[FLOWCTL_A_DEV_XOFF]	= { .type = NLA_U32 },
-	[FLOWCTL_A_DEV_XON]	= { .type = NLA_U32 },
-	[FLOWCTL_A_DEV_QUANTA]	= { .type = NLA_U16 },
+	[FLOWCTL_A_DEV_XOFF]	= NLA_POLICY_FULL_RANGE(NLA_U32, &fc_thr_range),
+	[FLOWCTL_A_DEV_XON]	= NLA_POLICY_FULL_RANGE(NLA_U32, &fc_thr_range),
+	/* 0 would make every XOFF an XON, and refresh nothing. */
+	[FLOWCTL_A_DEV_QUANTA]	= NLA_POLICY_MIN(NLA_U16, 1),
 	[FLOWCTL_A_DEV_PRIO]	= NLA_POLICY_NESTED(fc_prio_set_policy),
+	/* Eight classes 0..7: bit 3 of each nibble is never set. */
+	[FLOWCTL_A_DEV_PRIO_TC]	= NLA_POLICY_MASK(NLA_U32, 0x77777777),
 };
 
 static int fc_put_u64(struct sk_buff *msg, int attr, u64 v, int pad)
@@ -164,6 +172,7 @@ static int fc_nl_fill(struct sk_buff *msg, struct fc_sched *q,
 	    nla_put_u32(msg, FLOWCTL_A_DEV_XON, s->xon) ||
 	    nla_put_u16(msg, FLOWCTL_A_DEV_QUANTA, c->quanta) ||
 	    nla_put_u32(msg, FLOWCTL_A_DEV_HEADROOM, s->headroom) ||
+	    nla_put_u32(msg, FLOWCTL_A_DEV_PRIO_TC, c->prio_tc) ||
 	    fc_fill_stats(msg, s))
 		goto cancel;
 	for (prio = 0; prio < FC_PRIOS; prio++)
@@ -293,7 +302,7 @@ static int fc_nl_set_thresholds(u32 xoff, u32 xon, u32 limit, u32 head,
 {
 	if (!xoff && !xon)
 		return 0;
-	if (xoff + head > limit) {
+	if ((u64)xoff + head > limit) {
 		NL_SET_ERR_MSG_ATTR(extack, at,
 				    "xoff leaves no headroom: limit - xoff must hold the partner's reaction allowance and two maximal frames (see flowctl show)");
 		return -EINVAL;
@@ -350,6 +359,8 @@ static int fc_nl_parse_cfg(struct fc_sched *q, struct fc_cfg *c,
 		c->xon = nla_get_u32(tb[FLOWCTL_A_DEV_XON]);
 	if (tb[FLOWCTL_A_DEV_QUANTA])
 		c->quanta = nla_get_u16(tb[FLOWCTL_A_DEV_QUANTA]);
+	if (tb[FLOWCTL_A_DEV_PRIO_TC])
+		c->prio_tc = nla_get_u32(tb[FLOWCTL_A_DEV_PRIO_TC]);
 
 	/* The headroom XOFF must leave depends on the speed this set gives. */
 	head = fc_headroom(fc_resolve_speed(q, c, &src));
@@ -389,7 +400,7 @@ static int fc_nl_parse_cfg(struct fc_sched *q, struct fc_cfg *c,
 		    tb[FLOWCTL_A_DEV_SPEED] ? tb[FLOWCTL_A_DEV_SPEED] :
 		    tb[FLOWCTL_A_DEV_RATE];
 		if (a && c->prio_xoff[prio] &&
-		    c->prio_xoff[prio] + head > c->limit) {
+		    (u64)c->prio_xoff[prio] + head > c->limit) {
 			NL_SET_ERR_MSG_ATTR(extack, a,
 					    "a priority's xoff would leave no headroom below the limit");
 			return -EINVAL;

@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The flowctl qdisc: eight strict-priority bands, one per 802.1p priority,
- * each a byte-limited FIFO with tail drop. A band whose priority the link
+ * each a byte-limited FIFO with tail drop. Bands are served by traffic
+ * class, highest first, each priority's class from prio_tc: by default
+ * IEEE 802.1Q's table for eight classes, so priority 1 (background) goes
+ * after 0 (best effort) as in Linux's own prio and pfifo_fast. Priorities
+ * that share a class are served highest priority first. A band whose priority the link
  * partner paused (rx.c) is skipped by dequeue until its gate opens; when
  * every backlogged band is gated, the qdisc sleeps on its watchdog until the
  * earliest gate opens, or until an XON wakes it through __netif_schedule().
@@ -11,9 +15,15 @@
  * (DSCP >> 3); else skb->priority when it is 0..7. Larger skb->priority
  * values (tc class ids, TC_PRIO_* beyond 7) map to priority 0.
  *
- * A dequeued skb is orphaned: released from its socket, as a NIC's TX
- * completion would, so that a veth lab does not carry the sender's socket
- * charge on into the next namespace (skb_scrub_packet keeps it).
+ * On a device with no queue of its own (IFF_NO_QUEUE: veth, and the other
+ * virtual devices that hand an skb on rather than complete it) a dequeued
+ * skb is orphaned: released from its socket, as a NIC's TX completion
+ * would, so that a veth lab does not carry the sender's socket charge on
+ * into the next namespace (skb_scrub_packet keeps it). Its software TX
+ * timestamp, which the driver could no longer deliver without the socket,
+ * is taken first. On a real NIC the socket stays with the skb until the
+ * driver completes it: TX timestamps, TCP small queues and AF_PACKET's
+ * TX_RING see the bytes in the ring as they would without flowctl.
  */
 #include <linux/etherdevice.h>
 #include <linux/ethtool.h>
@@ -68,15 +78,11 @@ static int fc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	struct fc_band *b;
 	u8 prio;
 
-	/* MAC Control frames (ours or flowctl send's) go ahead of data. */
-	if (unlikely(skb->protocol == htons(ETH_P_PAUSE))) {
-		if (q->ctrl.qlen >= FC_CTRL_LIMIT)
-			return qdisc_drop(skb, sch, to_free);
-		fc_skb_cb(skb)->charge = NULL;
-		__qdisc_enqueue_tail(skb, &q->ctrl);
-		goto queued;
-	}
-
+	/* No lane of its own for 0x8808: the port's own XOFF/XON go to the
+	 * driver directly (tx.c), and so do flowctl send's (a packet socket
+	 * with PACKET_QDISC_BYPASS). Any other MAC Control frame that reaches
+	 * a band is data like any other: classified, limited and gated.
+	 */
 	rcu_read_lock();
 	cfg = rcu_dereference(q->cfg);
 	prio = fc_classify(cfg, skb);
@@ -93,7 +99,6 @@ static int fc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	rcu_read_unlock();
 	__qdisc_enqueue_tail(skb, &b->q);
 	b->backlog += len;
-queued:
 	qdisc_qstats_backlog_inc(sch, skb);
 	sch->q.qlen++;
 	return NET_XMIT_SUCCESS;
@@ -106,12 +111,8 @@ static struct sk_buff *fc_dequeue(struct Qdisc *sch)
 	u64 next = U64_MAX, rate;
 	struct sk_buff *skb;
 	struct fc_band *b;
-	int prio;
+	int i, prio;
 
-	if (unlikely(q->ctrl.qlen)) {
-		skb = __qdisc_dequeue_head(&q->ctrl);
-		goto found;
-	}
 	/* The shaper: a virtual clock of the wire. A late wake-up may catch
 	 * up by FC_SHAPER_BURST_NS of line time, so timer latency does not
 	 * lower the average rate; longer idle time earns nothing.
@@ -122,9 +123,10 @@ static struct sk_buff *fc_dequeue(struct Qdisc *sch)
 		return NULL;
 	}
 
-	for (prio = FC_PRIOS - 1; prio >= 0; prio--) {
+	for (i = 0; i < FC_PRIOS; i++) {
 		u64 until;
 
+		prio = q->order[i];
 		b = &q->band[prio];
 		if (!b->q.qlen)
 			continue;
@@ -155,7 +157,11 @@ found:
 	qdisc_qstats_backlog_dec(sch, skb);
 	sch->q.qlen--;
 	qdisc_bstats_update(sch, skb);
-	skb_orphan(skb);
+	if (q->orphan && skb->sk) {
+		if (skb_shinfo(skb)->tx_flags & SKBTX_SW_TSTAMP)
+			skb_tstamp_tx(skb, NULL);
+		skb_orphan(skb);
+	}
 	return skb;
 }
 
@@ -180,7 +186,6 @@ static void fc_purge(struct Qdisc *sch)
 		fc_purge_queue(&q->band[prio].q);
 		q->band[prio].backlog = 0;
 	}
-	fc_purge_queue(&q->ctrl);
 }
 
 static void fc_reset(struct Qdisc *sch)
@@ -232,7 +237,10 @@ u32 fc_resolve_speed(struct fc_sched *q, const struct fc_cfg *cfg, u8 *srcp)
 	} else if (!__ethtool_get_link_ksettings(dev, &ks) &&
 		   ks.base.speed && ks.base.speed != (u32)SPEED_UNKNOWN &&
 		   ks.base.duplex == DUPLEX_FULL) {
-		speed = ks.base.speed;
+		/* A driver may report anything: the headroom arithmetic
+		 * holds for Ethernet's speeds, not for any u32.
+		 */
+		speed = min_t(u32, ks.base.speed, FC_MAX_SPEED);
 		src = FLOWCTL_SPEED_SRC_ETHTOOL;
 	}
 	*srcp = src;
@@ -248,8 +256,27 @@ void fc_update_speed(struct fc_sched *q)
 
 	WRITE_ONCE(q->speed_mbps, speed);
 	WRITE_ONCE(q->speed_src, src);
-	WRITE_ONCE(q->rate, cfg->rate);
+	if (READ_ONCE(q->rate) != cfg->rate) {
+		/* The wire's clock restarts at the new rate: a t_next that a
+		 * slower rate put far ahead must not hold the queue.
+		 */
+		sch_tree_lock(q->sch);
+		q->t_next = 0;
+		WRITE_ONCE(q->rate, cfg->rate);
+		sch_tree_unlock(q->sch);
+	}
 	fc_tx_thresholds(q);
+}
+
+/* The service order prio_tc gives: by class, then priority, highest first. */
+static void fc_order(u8 order[FC_PRIOS], u32 prio_tc)
+{
+	int tc, prio, n = 0;
+
+	for (tc = FC_PRIOS - 1; tc >= 0; tc--)
+		for (prio = FC_PRIOS - 1; prio >= 0; prio--)
+			if (((prio_tc >> (4 * prio)) & 0xf) == tc)
+				order[n++] = prio;
 }
 
 struct fc_cfg *fc_cfg_dup(struct fc_sched *q)
@@ -275,8 +302,14 @@ int fc_cfg_commit(struct fc_sched *q, struct fc_cfg *ncfg,
 		 old->rx && old->mode == FLOWCTL_MODE_PFC)
 		keep = ncfg->pfc_prios & old->pfc_prios;
 
+	/* rx_lock too: no received frame acts under old once this returns
+	 * (rx.c reads the configuration under it).
+	 */
 	sch_tree_lock(q->sch);
+	spin_lock(&q->rx_lock);
 	rcu_assign_pointer(q->cfg, ncfg);
+	spin_unlock(&q->rx_lock);
+	fc_order(q->order, ncfg->prio_tc);
 	sch_tree_unlock(q->sch);
 
 	fc_update_speed(q);
@@ -358,6 +391,16 @@ static int fc_init(struct Qdisc *sch, struct nlattr *opt,
 	fc_rx_init(q);
 	fc_tx_init(q);
 
+	/* The port's one receive hook and its PAUSE state belong to the
+	 * device: under prio, htb or mq each instance would register its own
+	 * hook, the first would take every frame, and netlink and the charge
+	 * lookup (dev->qdisc) could not find the others.
+	 */
+	if (sch->parent != TC_H_ROOT) {
+		NL_SET_ERR_MSG(extack,
+			       "flowctl must be the device's root qdisc: tc qdisc add dev DEV root flowctl");
+		return -EOPNOTSUPP;
+	}
 	if (opt) {
 		NL_SET_ERR_MSG(extack,
 			       "flowctl takes no tc options; configure it with \"flowctl set\"");
@@ -368,6 +411,7 @@ static int fc_init(struct Qdisc *sch, struct nlattr *opt,
 		return -EOPNOTSUPP;
 	}
 
+	q->orphan = !!(qdisc_dev(sch)->priv_flags & IFF_NO_QUEUE);
 	cfg = kzalloc(sizeof(*cfg), GFP_KERNEL);
 	if (!cfg)
 		return -ENOMEM;
@@ -377,6 +421,8 @@ static int fc_init(struct Qdisc *sch, struct nlattr *opt,
 	cfg->trust = FLOWCTL_TRUST_PCP;
 	cfg->quanta = 0xffff;
 	cfg->limit = FC_DEFAULT_LIMIT;
+	cfg->prio_tc = FLOWCTL_PRIO_TC_8021Q;
+	fc_order(q->order, cfg->prio_tc);
 	RCU_INIT_POINTER(q->cfg, cfg);
 	q->charge = fc_charge_alloc(q);
 	if (!q->charge)

@@ -160,18 +160,28 @@ static void fc_rx_frame(struct fc_sched *q, struct sk_buff *skb)
 	u8 honor;
 
 	res = MC_ERR_SHORT;
-	if (skb_mac_header_was_set(skb) && skb_mac_header_len(skb) == ETH_HLEN) {
+	/* 802.3 MAC Control frames are never VLAN-tagged (Annex 31A): a tag
+	 * the device stripped into skb->vlan_tci makes the frame malformed.
+	 */
+	if (skb_vlan_tag_present(skb)) {
+		res = MC_ERR_ETHERTYPE;
+	} else if (skb_mac_header_was_set(skb) &&
+		   skb_mac_header_len(skb) == ETH_HLEN) {
 		memcpy(buf, skb_mac_header(skb), ETH_HLEN);
 		n = min_t(unsigned int, skb->len, sizeof(buf) - ETH_HLEN);
 		if (!skb_copy_bits(skb, 0, buf + ETH_HLEN, n))
 			res = mc_parse(buf, ETH_HLEN + n, dev->dev_addr, &f);
 	}
 
+	/* The configuration is read under rx_lock, which fc_cfg_commit()
+	 * holds to publish a new one: a frame acts under the old settings
+	 * only before the new ones are published, and what it did then is
+	 * undone by the fc_rx_release() that follows.
+	 */
+	spin_lock(&q->rx_lock);
 	cfg = rcu_dereference(q->cfg);
 	speed = READ_ONCE(q->speed_mbps);
 	now = ktime_get_ns();
-
-	spin_lock(&q->rx_lock);
 	if (res == MC_ERR_OPCODE) {
 		q->rxs.rx_unsupported++;
 		goto unlock;

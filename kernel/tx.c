@@ -14,12 +14,18 @@
  * were charged to, never from a newer port of the same name.
  *
  * Decisions: enqueue checks XOFF, dequeue checks XON, both only at a
- * crossing. Neither sends anything itself: it kicks A's tx timer, whose
- * softirq callback holds no qdisc lock, recomputes the wanted state of every
- * priority from the charges, and sends one frame with all that changed
- * through dev_queue_xmit(). flowctl's enqueue puts MAC Control frames in a
- * control queue that dequeue serves first and no received PAUSE gates.
- * While an XOFF is in force the callback re-sends it at half its time.
+ * crossing. Neither sends anything itself: it kicks A's tx tasklet, which
+ * holds no qdisc lock, recomputes the wanted state of every priority from
+ * the charges, and sends what changed: a PAUSE frame for the link state, a
+ * PFC frame with every priority that changed or is refreshed. Each frame
+ * goes to the driver directly (dev_direct_xmit), ahead of every band, as a
+ * MAC inserts PAUSE between frames: no received PAUSE holds it, a qdisc
+ * being replaced or reset does not drop it, and no other sender's 0x8808
+ * frame can take its place. A state changes only once the driver took its
+ * frame; a refused frame is tried again FC_TX_RETRY_NS later. While an XOFF
+ * is in force the tasklet re-sends it at half its time (at least every
+ * FC_TX_MIN_REFRESH_NS). Detaching the qdisc sends XON for every state
+ * still in force (fc_tx_destroy), so the partner is released at once.
  */
 #include <linux/etherdevice.h>
 #include <linux/skbuff.h>
@@ -58,8 +64,14 @@ static u32 fc_allowance_quanta(u32 speed)
  */
 u32 fc_headroom(u32 speed)
 {
-	u64 sw = div_u64((u64)speed * 1000000 / 8 * FC_SW_REACTION_NS,
-			 NSEC_PER_SEC);
+	u64 sw;
+
+	/* Speeds are clamped to FC_MAX_SPEED where they enter (netlink's
+	 * policy, fc_resolve_speed): 800000 * 10^6 / 8 * 500000 < 2^56.
+	 */
+	speed = min_t(u32, speed, FC_MAX_SPEED);
+	sw = div_u64((u64)speed * 1000000 / 8 * FC_SW_REACTION_NS,
+		     NSEC_PER_SEC);
 
 	return fc_allowance_quanta(speed) * (MC_QUANTUM_BITS / 8) +
 	       2 * FC_MAX_WIRE_PKT + (u32)min_t(u64, sw, FC_SW_REACTION_MAX);
@@ -150,7 +162,8 @@ static u16 fc_tx_wanted(struct fc_sched *q, const struct fc_cfg *cfg)
 /* A crossing: decide at the end of this softirq, not at the next tick. */
 static void fc_tx_kick(struct fc_sched *q)
 {
-	tasklet_schedule(&q->tx_tasklet);
+	if (!READ_ONCE(q->tx_dying))
+		tasklet_schedule(&q->tx_tasklet);
 }
 
 /*
@@ -288,84 +301,136 @@ void fc_uncharge_skb(struct sk_buff *skb)
 	fc_charge_put(c);
 }
 
-static void fc_tx_frame(struct fc_sched *q, u16 want, u16 changed,
-			const struct fc_cfg *cfg, u32 speed)
+static struct sk_buff *fc_tx_alloc(struct net_device *dev)
+{
+	struct sk_buff *skb;
+
+	skb = alloc_skb(LL_RESERVED_SPACE(dev) + MC_FRAME_LEN, GFP_ATOMIC);
+	if (!skb)
+		return NULL;
+	skb_reserve(skb, LL_RESERVED_SPACE(dev));
+	skb_reset_mac_header(skb);
+	skb->dev = dev;
+	skb->protocol = htons(ETH_P_PAUSE);
+	skb->priority = TC_PRIO_CONTROL;
+	return skb;
+}
+
+/* To the driver, past every qdisc; whether it took the frame. */
+static bool fc_tx_xmit(struct sk_buff *skb)
+{
+	skb_reset_network_header(skb);
+	return dev_direct_xmit(skb, 0) == NETDEV_TX_OK;
+}
+
+/*
+ * Announce the states in send: a PAUSE frame when the link state is in it,
+ * a PFC frame naming every priority in it; each with the time that want
+ * gives it (the configured quanta, or 0: XON). Returns the states whose
+ * frame the driver took; only those are counted.
+ */
+static u16 fc_tx_frames(struct fc_sched *q, u16 want, u16 send,
+			const struct fc_cfg *cfg)
 {
 	struct net_device *dev = qdisc_dev(q->sch);
 	u16 time[MC_NUM_PRIOS] = { 0 };
 	struct sk_buff *skb;
-	u8 enable = 0;
+	u16 sent = 0;
+	u8 enable;
 	int i;
 
-	skb = alloc_skb(LL_RESERVED_SPACE(dev) + MC_FRAME_LEN, GFP_ATOMIC);
-	if (!skb)
-		return;
-	skb_reserve(skb, LL_RESERVED_SPACE(dev));
-	skb_reset_mac_header(skb);
-	if (want & FC_LINK_BIT || changed & FC_LINK_BIT) {
-		mc_build_pause(skb_put(skb, MC_FRAME_LEN), dev->dev_addr,
-			       want & FC_LINK_BIT ? cfg->quanta : 0);
-		if (want & FC_LINK_BIT)
-			q->txs.tx_pause++;
-		else
-			q->txs.tx_xon++;
-	} else {
-		/* Every priority whose state changed, and every one still
-		 * held (a refresh), in one frame.
-		 */
-		enable = (want | changed) & 0xff;
-		for (i = 0; i < FC_PRIOS; i++) {
-			if (!(enable & BIT(i)))
-				continue;
-			time[i] = want & BIT(i) ? cfg->quanta : 0;
-			if (time[i])
-				q->txs.prio_tx_pfc[i]++;
-			else
-				q->txs.prio_tx_pfc_xon[i]++;
+	if (send & FC_LINK_BIT) {
+		skb = fc_tx_alloc(dev);
+		if (skb) {
+			mc_build_pause(skb_put(skb, MC_FRAME_LEN), dev->dev_addr,
+				       want & FC_LINK_BIT ? cfg->quanta : 0);
+			if (fc_tx_xmit(skb)) {
+				sent |= FC_LINK_BIT;
+				if (want & FC_LINK_BIT)
+					q->txs.tx_pause++;
+				else
+					q->txs.tx_xon++;
+			}
 		}
-		mc_build_pfc(skb_put(skb, MC_FRAME_LEN), dev->dev_addr, enable,
-			     time);
-		q->txs.tx_pfc++;
 	}
-	skb->dev = dev;
-	skb->protocol = htons(ETH_P_PAUSE);
-	skb->priority = TC_PRIO_CONTROL;
-	skb_reset_network_header(skb);
-	dev_queue_xmit(skb);
+	/* A PFC frame names every priority held as well (a refresh). */
+	enable = send & 0xff ? (send | want) & 0xff : 0;
+	if (!enable)
+		return sent;
+	skb = fc_tx_alloc(dev);
+	if (!skb)
+		return sent;
+	for (i = 0; i < FC_PRIOS; i++)
+		if (enable & want & BIT(i))
+			time[i] = cfg->quanta;
+	mc_build_pfc(skb_put(skb, MC_FRAME_LEN), dev->dev_addr, enable, time);
+	if (!fc_tx_xmit(skb))
+		return sent;
+	for (i = 0; i < FC_PRIOS; i++) {
+		if (!(enable & BIT(i)))
+			continue;
+		if (time[i])
+			q->txs.prio_tx_pfc[i]++;
+		else
+			q->txs.prio_tx_pfc_xon[i]++;
+	}
+	q->txs.tx_pfc++;
+	return sent | enable;
+}
+
+/* Half the time an XOFF gives, so a refresh lands before it runs out. */
+static u64 fc_tx_refresh_ns(const struct fc_cfg *cfg, u32 speed)
+{
+	if (!speed || !cfg->quanta)
+		return 0;
+	return max_t(u64, mc_quanta_to_ns(cfg->quanta, speed) / 2,
+		     FC_TX_MIN_REFRESH_NS);
 }
 
 static void fc_tx_run(struct fc_sched *q)
 {
 	const struct fc_cfg *cfg;
-	u16 active, want, changed;
+	u16 active, want, changed, send, sent, now_on;
+	u64 refresh, now, at = 0;
 	u32 speed;
-	u64 refresh;
 	int i;
 
+	if (READ_ONCE(q->tx_dying))
+		return;
 	rcu_read_lock();
 	cfg = rcu_dereference(q->cfg);
 	speed = READ_ONCE(q->speed_mbps);
 	active = READ_ONCE(q->tx_active);
 	want = fc_tx_wanted(q, cfg);
 	changed = want ^ active;
-	for (i = 0; i <= FC_PRIOS; i++)
-		if ((want & ~active) & (i == FC_PRIOS ? FC_LINK_BIT : BIT(i)))
-			atomic64_set(&q->since_xoff[i], 0);
-	WRITE_ONCE(q->tx_active, want);
+	now = ktime_get_ns();
+	refresh = fc_tx_refresh_ns(cfg, speed);
 	/* A change is sent at once; a held XOFF is refreshed when due. */
-	if (changed || (want && ktime_get_ns() >= q->tx_refresh_at))
-		fc_tx_frame(q, want, changed, cfg, speed);
-	refresh = 0;
-	if (want && speed && cfg->quanta) {
-		refresh = mc_quanta_to_ns(cfg->quanta, speed) / 2;
-		if (changed || ktime_get_ns() >= q->tx_refresh_at)
-			q->tx_refresh_at = ktime_get_ns() + refresh;
-	}
+	send = changed;
+	if (want && now >= q->tx_refresh_at)
+		send |= want;
+	sent = send ? fc_tx_frames(q, want, send, cfg) : 0;
+	/* A state moves only once its frame is on its way. */
+	changed &= sent;
+	now_on = want & changed;
+	for (i = 0; i <= FC_PRIOS; i++)
+		if (now_on & (i == FC_PRIOS ? FC_LINK_BIT : BIT(i)))
+			atomic64_set(&q->since_xoff[i], 0);
+	active ^= changed;
+	WRITE_ONCE(q->tx_active, active);
+	if (active && refresh && (sent & active))
+		q->tx_refresh_at = now + refresh;
+	/* Refused (a full ring): again soon, while the link can carry it. */
+	if ((send & ~sent) && netif_running(qdisc_dev(q->sch)) &&
+	    netif_carrier_ok(qdisc_dev(q->sch)))
+		at = now + FC_TX_RETRY_NS;
+	if (active && refresh && (!at || q->tx_refresh_at < at))
+		at = q->tx_refresh_at;
 	rcu_read_unlock();
-	if (refresh)
-		hrtimer_start(&q->tx_timer, ns_to_ktime(q->tx_refresh_at),
+	if (at && !READ_ONCE(q->tx_dying))
+		hrtimer_start(&q->tx_timer, ns_to_ktime(at),
 			      HRTIMER_MODE_ABS_SOFT);
-	else
+	else if (!at)
 		hrtimer_try_to_cancel(&q->tx_timer);
 }
 
@@ -383,7 +448,7 @@ static enum hrtimer_restart fc_tx_timer_fn(struct hrtimer *timer)
 {
 	struct fc_sched *q = container_of(timer, struct fc_sched, tx_timer);
 
-	tasklet_schedule(&q->tx_tasklet);
+	fc_tx_kick(q);
 	return HRTIMER_NORESTART;
 }
 
@@ -407,14 +472,29 @@ void fc_tx_unpublish(struct fc_sched *q)
 		RCU_INIT_POINTER(q->charge->port, NULL);
 }
 
-/* After synchronize_net(): nobody can kick the timer any more. */
+/*
+ * After synchronize_net(): no egress port finds q through its charge any
+ * more, so only the timer and the tasklet can run q's sending side, and
+ * each checks tx_dying before it re-arms the other. Set it, then cancel
+ * the timer, let a scheduled tasklet finish, and cancel the timer a run of
+ * the tasklet may have armed after the first cancel: nothing re-arms it.
+ * Then release the partner from every XOFF still in force, at once.
+ */
 void fc_tx_destroy(struct fc_sched *q)
 {
-	/* The tasklet may rearm the timer and the timer the tasklet. */
-	do {
-		hrtimer_cancel(&q->tx_timer);
-		tasklet_kill(&q->tx_tasklet);
-	} while (hrtimer_active(&q->tx_timer));
+	u16 active;
+
+	WRITE_ONCE(q->tx_dying, true);
+	smp_mb();	/* tx_dying before the cancels: pairs with the checks */
+	hrtimer_cancel(&q->tx_timer);
+	tasklet_kill(&q->tx_tasklet);
+	hrtimer_cancel(&q->tx_timer);
+
+	active = READ_ONCE(q->tx_active);
+	if (active && q->sch && rcu_access_pointer(q->cfg)) {
+		fc_tx_frames(q, 0, active, rcu_dereference_protected(q->cfg, 1));
+		WRITE_ONCE(q->tx_active, 0);
+	}
 	if (q->charge) {
 		fc_charge_put(q->charge);
 		q->charge = NULL;

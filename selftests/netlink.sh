@@ -108,6 +108,10 @@ refused_unchanged()
 	refused "limit too small" mode pfc limit 100
 	refused "priority 8" mode pfc prio 8 xoff 100 xon 10
 	refused "quanta 65536" mode pfc quanta 65536
+	refused "quanta 0" mode pfc quanta 0
+	refused "xoff 4294967295 (xoff + headroom wrapped u32)" mode pfc xoff 4294967295 xon 1
+	refused "xon past the largest limit" mode pfc xon 4294967295
+	refused "a priority's xoff past the largest limit" mode pfc prio 3 xoff 4294967295 xon 1
 	refused "unknown word" mode pfc frobnicate
 	refused "bad mode" mode lossless
 	log_test "refused sets report why and change nothing"

@@ -146,6 +146,28 @@ static int get_u8(struct nl *n, const char *dev, int attr)
 	return -1;
 }
 
+/* A u16 or u32 attribute of the device, read back; -1 if absent. */
+static long long get_uint(struct nl *n, const char *dev, int attr)
+{
+	char buf[NL_BUF];
+	struct nlmsghdr *req, *h;
+	struct nlattr *a;
+
+	req = genl_req(buf, n->family, FLOWCTL_CMD_DEV_GET);
+	mnl_attr_put_strz(req, FLOWCTL_A_DEV_IFNAME, dev);
+	if (nl_talk(n, req, NULL, NULL) < 0)
+		return -1;
+	h = (struct nlmsghdr *)n->reply;
+	mnl_attr_for_each(a, h, sizeof(struct genlmsghdr)) {
+		if (mnl_attr_get_type(a) != attr)
+			continue;
+		if (mnl_attr_get_payload_len(a) == 2)
+			return mnl_attr_get_u16(a);
+		return mnl_attr_get_u32(a);
+	}
+	return -1;
+}
+
 FIXTURE(fc) {
 	struct nl n;
 	char buf[NL_BUF];
@@ -308,6 +330,71 @@ TEST_F(fc, ifname_and_ifindex_disagree)
 	mnl_attr_put_strz(req, FLOWCTL_A_DEV_IFNAME, self->dev);
 	EXPECT_EQ(-EINVAL, nl_talk(&self->n, req, NULL, NULL));
 	EXPECT_EQ(FLOWCTL_A_DEV_IFNAME, self->n.bad_attr_type);
+}
+
+/* xoff + headroom used to wrap in u32: a huge xoff passed the headroom
+ * check and XOFF was never sent.
+ */
+TEST_F(fc, xoff_wrapping_refused)
+{
+	struct nlmsghdr *req = set_req(self);
+	long long xoff = get_uint(&self->n, self->dev, FLOWCTL_A_DEV_XOFF);
+
+	mnl_attr_put_u32(req, FLOWCTL_A_DEV_XOFF, 0xffffffffu);
+	mnl_attr_put_u32(req, FLOWCTL_A_DEV_XON, 1);
+	EXPECT_GT(0, nl_talk(&self->n, req, NULL, NULL));
+	EXPECT_EQ(FLOWCTL_A_DEV_XOFF, self->n.bad_attr_type);
+	EXPECT_NE(0, strlen(self->n.msg)) TH_LOG("no extack message");
+	TH_LOG("kernel says: %s", self->n.msg);
+	EXPECT_EQ(xoff, get_uint(&self->n, self->dev, FLOWCTL_A_DEV_XOFF));
+}
+
+/* Just below the wrap: within u32, past any limit. */
+TEST_F(fc, xoff_past_limit_refused)
+{
+	struct nlmsghdr *req = set_req(self);
+
+	mnl_attr_put_u32(req, FLOWCTL_A_DEV_XOFF, 0xfffe0000u);
+	mnl_attr_put_u32(req, FLOWCTL_A_DEV_XON, 1);
+	EXPECT_GT(0, nl_talk(&self->n, req, NULL, NULL));
+	EXPECT_EQ(FLOWCTL_A_DEV_XOFF, self->n.bad_attr_type);
+}
+
+TEST_F(fc, prio_xoff_wrapping_refused)
+{
+	struct nlmsghdr *req = set_req(self);
+	struct nlattr *nest;
+
+	nest = mnl_attr_nest_start(req, FLOWCTL_A_DEV_PRIO);
+	mnl_attr_put_u8(req, FLOWCTL_A_PRIO_PRIO, 3);
+	mnl_attr_put_u32(req, FLOWCTL_A_PRIO_XOFF, 0xffffffffu);
+	mnl_attr_put_u32(req, FLOWCTL_A_PRIO_XON, 1);
+	mnl_attr_nest_end(req, nest);
+	EXPECT_GT(0, nl_talk(&self->n, req, NULL, NULL));
+	EXPECT_EQ(FLOWCTL_A_PRIO_XOFF, self->n.bad_attr_type);
+	EXPECT_NE(0, strlen(self->n.msg)) TH_LOG("no extack message");
+}
+
+/* Quanta 0 would turn every XOFF into an XON. */
+TEST_F(fc, quanta_zero_refused)
+{
+	struct nlmsghdr *req = set_req(self);
+	long long quanta = get_uint(&self->n, self->dev, FLOWCTL_A_DEV_QUANTA);
+
+	mnl_attr_put_u16(req, FLOWCTL_A_DEV_QUANTA, 0);
+	EXPECT_EQ(-ERANGE, nl_talk(&self->n, req, NULL, NULL));
+	EXPECT_EQ(FLOWCTL_A_DEV_QUANTA, self->n.bad_attr_type);
+	EXPECT_NE(0, strlen(self->n.msg)) TH_LOG("no extack message");
+	EXPECT_EQ(quanta, get_uint(&self->n, self->dev, FLOWCTL_A_DEV_QUANTA));
+}
+
+TEST_F(fc, xon_past_limit_refused)
+{
+	struct nlmsghdr *req = set_req(self);
+
+	mnl_attr_put_u32(req, FLOWCTL_A_DEV_XON, 0x80000000u);
+	EXPECT_EQ(-ERANGE, nl_talk(&self->n, req, NULL, NULL));
+	EXPECT_EQ(FLOWCTL_A_DEV_XON, self->n.bad_attr_type);
 }
 
 TEST_HARNESS_MAIN

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The qdisc itself: which band a packet takes, byte limits with tail drop
-# and tc's statistics, skbs released from their socket at dequeue (as a
-# NIC's TX completion does), and a multi-queue device.
+# and tc's statistics, skbs released from their socket at dequeue on veth
+# (as a NIC's TX completion does) with their TX timestamps kept, a
+# multi-queue device, and root-only attachment.
 #
 #   +-------- ns A --------+      +-------- ns B --------+      +---- ns C ----+
 #   | a0 flowctl           |======| b0 ---- br0 ----- b1 |======| c0           |
@@ -15,7 +16,7 @@
 # bridge does not, so two veth hops of bridging carry the sender's socket
 # charge as far as the tbf.
 
-ALL_TESTS="classify band_limit socket_release multiqueue"
+ALL_TESTS="classify band_limit socket_release tx_timestamps multiqueue root_only"
 source "$(dirname "$0")/lib.sh"
 require_cmd jq tc ethtool
 # socket_release needs a sender faster than 5 Mb/s (lib.sh: the debug lane).
@@ -173,6 +174,24 @@ socket_release()
 	log_test "skbs are released from their socket at dequeue, like TX completion"
 }
 
+tx_timestamps()
+{
+	local base got
+
+	# A socket asking for software TX timestamps gets one per datagram
+	# through a flowctl port as through pfifo_fast (veth takes them in its
+	# xmit; flowctl, which releases the socket before that, takes them as
+	# it does).
+	ip netns exec "$A" tc qdisc replace dev a0 root pfifo_fast
+	base=$(ip netns exec "$A" "$FCTEST" tstamp 198.18.0.2 7005 20 | awk '{print $2}')
+	ip netns exec "$A" tc qdisc replace dev a0 root flowctl
+	got=$(ip netns exec "$A" "$FCTEST" tstamp 198.18.0.2 7005 20 | awk '{print $2}')
+	log_info "software TX timestamps: $base of 20 with pfifo_fast, $got of 20 with flowctl"
+	check_eq "$base" 20 "timestamps through pfifo_fast (baseline)"
+	check_eq "$got" 20 "timestamps through flowctl"
+	log_test "SO_TIMESTAMPING software TX timestamps through a flowctl port"
+}
+
 multiqueue()
 {
 	local mq
@@ -191,6 +210,33 @@ multiqueue()
 	echo "$mq" | grep -q 'qdisc flowctl'
 	check_err $? "root qdisc is not flowctl: $mq"
 	log_test "a multi-queue device"
+}
+
+root_only()
+{
+	local err
+
+	# Under prio, and as a child of mq on a multi-queue device: refused
+	# with the reason, and nothing attached.
+	setup_ns P
+	ip link add name p0 netns "$P" numtxqueues 4 type veth peer name p1 netns "$P"
+	ip -n "$P" link set p0 up
+	ip netns exec "$P" tc qdisc add dev p0 root handle 1: prio
+	err=$(ip netns exec "$P" tc qdisc add dev p0 parent 1:1 flowctl 2>&1)
+	check_fail $? "flowctl accepted under prio"
+	echo "$err" | grep -q "root qdisc"
+	check_err $? "refusal does not say why: $err"
+	ip netns exec "$P" tc qdisc show dev p0 | grep -q flowctl
+	check_fail $? "a flowctl qdisc is attached under prio"
+	ip netns exec "$P" tc qdisc replace dev p0 root handle 1: mq
+	err=$(ip netns exec "$P" tc qdisc replace dev p0 parent 1:1 flowctl 2>&1)
+	check_fail $? "flowctl accepted as a child of mq"
+	ip netns exec "$P" tc qdisc show dev p0 | grep -q flowctl
+	check_fail $? "a flowctl qdisc is attached under mq"
+	ip netns exec "$P" tc qdisc replace dev p0 root flowctl
+	check_err $? "flowctl refused as root after the refusals"
+	check_eq "$(fc "$P" -j show | jq 'length')" 1 "flowctl ports the CLI finds"
+	log_test "flowctl attaches as root only (under prio and mq: refused, with the reason)"
 }
 
 setup_prepare || { echo "1..0 # SKIP setup failed"; exit 1; }

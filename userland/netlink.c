@@ -331,6 +331,7 @@ static const char *const dev_words[FLOWCTL_A_DEV_MAX + 1] = {
 	[FLOWCTL_A_DEV_XON] = "xon",
 	[FLOWCTL_A_DEV_QUANTA] = "quanta",
 	[FLOWCTL_A_DEV_PRIO] = "prio",
+	[FLOWCTL_A_DEV_PRIO_TC] = "prio-tc",
 };
 
 const char *fc_nl_attr_word(const struct fc_nl *nl, int32_t off, char *buf,

@@ -10,6 +10,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include <linux/flowctl.h>
+
 #include "parse.h"
 
 bool matches(const char *arg, const char *word)
@@ -239,6 +241,43 @@ int parse_bytes(const char *arg, uint32_t *bytes)
 	if (v > UINT32_MAX)
 		return -ERANGE;
 	*bytes = (uint32_t)v;
+	return 0;
+}
+
+/*
+ * A priority-to-traffic-class map: eight classes 0..7, for priorities 0..7
+ * in order ("1,0,2,3,4,5,6,7"), or "8021q" (IEEE 802.1Q Table 8-5, the
+ * default) or "numeric" (class = priority). Packed 4 bits a priority.
+ */
+int parse_prio_tc(const char *arg, uint32_t *map)
+{
+	uint32_t m = 0;
+	const char *p = arg;
+	int prio;
+
+	if (matches(arg, "8021q")) {
+		*map = FLOWCTL_PRIO_TC_8021Q;
+		return 0;
+	}
+	if (matches(arg, "numeric")) {
+		*map = FLOWCTL_PRIO_TC_IDENTITY;
+		return 0;
+	}
+	if (!arg || !*arg)
+		return -EINVAL;
+	for (prio = 0; prio < FLOWCTL_NUM_PRIOS; prio++) {
+		if (!is_digit(*p))
+			return -EINVAL;
+		if (p[0] > '7' || is_digit(p[1]))
+			return -ERANGE;
+		m |= (uint32_t)(p[0] - '0') << (4 * prio);
+		p++;
+		if (prio < FLOWCTL_NUM_PRIOS - 1 && *p++ != ',')
+			return -EINVAL;
+	}
+	if (*p)
+		return -EINVAL;
+	*map = m;
 	return 0;
 }
 

@@ -40,6 +40,8 @@ int parse_speed(const char *arg, uint32_t *mbps);
 int parse_bytes(const char *arg, uint32_t *bytes);
 /* Priorities: "0,3-5", "all", "none" -> bit mask. */
 int parse_prio_list(const char *arg, uint8_t *mask);
+/* "1,0,2,3,4,5,6,7", 8021q or numeric: 4 bits a priority */
+int parse_prio_tc(const char *arg, uint32_t *map);
 /* MAC address: "01:80:c2:00:00:01" or with '-'. */
 int parse_mac(const char *arg, uint8_t mac[6]);
 

@@ -2,8 +2,9 @@
 /*
  * flowctl send: transmit PAUSE, XON or PFC frames on a device through an
  * AF_PACKET socket, built by the same codec the kernel module uses
- * (include/flowctl/maccontrol.h). Needs CAP_NET_RAW, not the module: it is
- * how a test plays the link partner. da, opcode, ethertype, enable and
+ * (include/flowctl/maccontrol.h), past the device's qdisc
+ * (PACKET_QDISC_BYPASS). Needs CAP_NET_RAW, not the module: it is how a
+ * test plays the link partner. da, opcode, ethertype, enable and
  * length bend the frame out of shape to test how a receiver copes.
  */
 #include <errno.h>
@@ -374,6 +375,17 @@ int cmd_send(int argc, char **argv)
 	if (bind(fd, (struct sockaddr *)&sll, sizeof(sll)) < 0) {
 		fprintf(stderr, "flowctl: cannot bind to %s: %s\n", r.dev,
 			strerror(errno));
+		close(fd);
+		return EXIT_FAIL;
+	}
+	/* Straight to the driver, as a MAC sends PAUSE: past the device's
+	 * qdisc, so a flowctl port's bands (which treat any other 0x8808 frame
+	 * as data, gated like the rest) neither hold nor reorder it.
+	 */
+	if (setsockopt(fd, SOL_PACKET, PACKET_QDISC_BYPASS, &(int){ 1 },
+		       sizeof(int)) < 0) {
+		fprintf(stderr, "flowctl: cannot bypass the qdisc of %s: %s\n",
+			r.dev, strerror(errno));
 		close(fd);
 		return EXIT_FAIL;
 	}

@@ -22,13 +22,17 @@ void usage_set(FILE *f)
 		"               [ speed { SPEED | auto } ] [ rate { RATE | off } ]\n"
 		"               [ limit BYTES ] [ xoff BYTES ] [ xon BYTES ]\n"
 		"               [ prio PRIO xoff BYTES xon BYTES ]... [ quanta QUANTA ]\n"
+		"               [ prio-tc { TC-MAP | 8021q | numeric } ]\n"
 		"       flowctl set help\n"
 		"PRIO-LIST := { PRIO[-PRIO][,PRIO-LIST] | all | none }   e.g. 3,4 or 0,3-5\n"
 		"PRIO := { 0 .. 7 }\n"
 		"SPEED := Mb/s as a number, or with a unit: 100M, 2.5G, 10G, 400G\n"
 		"RATE := bit/s: 10000000, 64kbit, 100mbit, 1.5gbit, 1tbit\n"
 		"BYTES := 0 .. 4294967295, or with k, m, g (x 1024): 1500, 64k, 1m\n"
-		"QUANTA := { 0 .. 65535 }  (pause time in XOFF, units of 512 bit times)\n"
+		"QUANTA := { 1 .. 65535 }  (pause time in XOFF, units of 512 bit times)\n"
+		"TC-MAP := TC,TC,TC,TC,TC,TC,TC,TC  the traffic class 0..7 of priorities\n"
+		"          0..7; higher classes are served first. 8021q (the default):\n"
+		"          1,0,2,3,4,5,6,7 (IEEE 802.1Q); numeric: 0,1,2,3,4,5,6,7\n"
 		"rx on: obey PAUSE received (the partner paused us).\n"
 		"tx on: send PAUSE when our queues pass xoff (we pause the partner).\n"
 		"Only the settings given change; set needs CAP_NET_ADMIN.\n");
@@ -118,7 +122,8 @@ int fc_set_parse(int argc, char **argv, struct fc_set_req *r)
 		    !matches(kw, "pfc-prios") && !matches(kw, "trust") &&
 		    !matches(kw, "speed") && !matches(kw, "rate") &&
 		    !matches(kw, "limit") && !matches(kw, "xoff") &&
-		    !matches(kw, "xon") && !matches(kw, "quanta"))
+		    !matches(kw, "xon") && !matches(kw, "quanta") &&
+		    !matches(kw, "prio-tc"))
 			return what_is(kw, usage_set);
 		if (!arg)
 			return incomplete(usage_set);
@@ -186,11 +191,18 @@ int fc_set_parse(int argc, char **argv, struct fc_set_req *r)
 				return bad_value(kw, arg, err,
 						 "bytes 0..4294967295 (k, m, g = x 1024)");
 			v = u32;
+		} else if (matches(kw, "prio-tc")) {
+			attr = FLOWCTL_A_DEV_PRIO_TC;
+			err = parse_prio_tc(arg, &u32);
+			if (err)
+				return bad_value(kw, arg, err,
+						 "eight traffic classes 0..7, one per priority, like 1,0,2,3,4,5,6,7; or 8021q or numeric");
+			v = u32;
 		} else {	/* quanta */
 			attr = FLOWCTL_A_DEV_QUANTA;
-			err = parse_u64(arg, 0, 65535, &v);
+			err = parse_u64(arg, 1, 65535, &v);
 			if (err)
-				return bad_value(kw, arg, err, "quanta 0..65535");
+				return bad_value(kw, arg, err, "quanta 1..65535 (0 would make every XOFF an XON)");
 		}
 		if (attr >= 0) {
 			if (FC_HAS(r->have, attr))
@@ -222,7 +234,7 @@ void fc_set_build(struct nlmsghdr *nlh, const struct fc_set_req *r)
 		{ FLOWCTL_A_DEV_TRUST, 1 }, { FLOWCTL_A_DEV_SPEED, 4 },
 		{ FLOWCTL_A_DEV_RATE, 8 }, { FLOWCTL_A_DEV_LIMIT, 4 },
 		{ FLOWCTL_A_DEV_XOFF, 4 }, { FLOWCTL_A_DEV_XON, 4 },
-		{ FLOWCTL_A_DEV_QUANTA, 2 },
+		{ FLOWCTL_A_DEV_QUANTA, 2 }, { FLOWCTL_A_DEV_PRIO_TC, 4 },
 	};
 	size_t i;
 	int p;

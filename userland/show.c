@@ -172,6 +172,22 @@ static void print_config(const struct fc_dev *d, enum output_type t)
 	dev_u64(d, FLOWCTL_A_DEV_XON, t, "xon_bytes", " xon %sB");
 	dev_u64(d, FLOWCTL_A_DEV_HEADROOM, t, "headroom_bytes", " headroom %sB");
 	dev_u64(d, FLOWCTL_A_DEV_QUANTA, t, "quanta", " quanta %s");
+	if (FC_HAS(d->have, FLOWCTL_A_DEV_PRIO_TC)) {
+		size_t n = 0;
+
+		v = d->v[FLOWCTL_A_DEV_PRIO_TC];
+		for (i = 0; i < FLOWCTL_NUM_PRIOS && n < sizeof(buf); i++)
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%u",
+					      i ? "," : "",
+					      (unsigned int)(v >> (4 * i)) & 0xf);
+		print_string(t & PRINT_FP, NULL, " prio-tc %s", buf);
+		if (t & PRINT_JSON) {
+			open_json_array("prio_tc");
+			for (i = 0; i < FLOWCTL_NUM_PRIOS; i++)
+				print_u64(PRINT_JSON, NULL, NULL, (v >> (4 * i)) & 0xf);
+			close_json_array();
+		}
+	}
 }
 
 static void print_port_counters(const struct fc_dev *d, enum output_type t)

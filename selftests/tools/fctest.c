@@ -25,11 +25,18 @@
  *   fctest seq DEV DELAY_US HEX [DELAY_US HEX]...
  *       Send each frame DELAY_US after the previous one (the first after
  *       the start) and print "sent K AT_US" with the real offsets.
+ *   fctest tstamp ADDR PORT COUNT
+ *       COUNT UDP datagrams from a socket asking for software TX
+ *       timestamps (SO_TIMESTAMPING: TX_SOFTWARE | SOFTWARE | OPT_ID), one
+ *       every 10 ms; then read the error queue for 1 s and print
+ *       "tstamps N": how many datagrams got a software TX timestamp.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
+#include <linux/errqueue.h>
 #include <linux/if_packet.h>
+#include <linux/net_tstamp.h>
 #include <net/ethernet.h>
 #include <net/if.h>
 #include <netinet/in.h>
@@ -109,6 +116,79 @@ static int do_send(int argc, char **argv)
 		}
 	}
 	printf("sent %llu\n", (unsigned long long)sent);
+	return 0;
+}
+
+/* Software TX timestamps on the error queue; returns how many were read. */
+static int read_tstamps(int fd, int wait_ms, unsigned char *seen, int count)
+{
+	char data[256], ctrl[512];
+	int n = 0;
+
+	for (;;) {
+		struct pollfd p = { .fd = fd, .events = POLLERR };
+		struct iovec iov = { data, sizeof(data) };
+		struct msghdr m = {
+			.msg_iov = &iov, .msg_iovlen = 1,
+			.msg_control = ctrl, .msg_controllen = sizeof(ctrl),
+		};
+		struct scm_timestamping *tss = NULL;
+		struct sock_extended_err *ee = NULL;
+		struct cmsghdr *c;
+
+		if (poll(&p, 1, wait_ms) <= 0)
+			return n;
+		if (recvmsg(fd, &m, MSG_ERRQUEUE | MSG_DONTWAIT) < 0)
+			continue;
+		for (c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c)) {
+			if (c->cmsg_level == SOL_SOCKET &&
+			    c->cmsg_type == SCM_TIMESTAMPING)
+				tss = (void *)CMSG_DATA(c);
+			else if (c->cmsg_level == SOL_IP && c->cmsg_type == IP_RECVERR)
+				ee = (void *)CMSG_DATA(c);
+		}
+		if (!tss || !ee || ee->ee_origin != SO_EE_ORIGIN_TIMESTAMPING ||
+		    ee->ee_info != SCM_TSTAMP_SND)
+			continue;
+		if (!tss->ts[0].tv_sec && !tss->ts[0].tv_nsec)
+			continue;
+		if (ee->ee_data < (unsigned int)count && !seen[ee->ee_data]) {
+			seen[ee->ee_data] = 1;
+			n++;
+		}
+	}
+}
+
+static int do_tstamp(int argc, char **argv)
+{
+	struct sockaddr_in to = { .sin_family = AF_INET };
+	int fd, count, i, got = 0;
+	unsigned int flags = SOF_TIMESTAMPING_TX_SOFTWARE |
+			     SOF_TIMESTAMPING_SOFTWARE | SOF_TIMESTAMPING_OPT_ID |
+			     SOF_TIMESTAMPING_OPT_TSONLY;
+	unsigned char *seen;
+	char buf[64] = { 0 };
+
+	if (argc < 3 || inet_pton(AF_INET, argv[0], &to.sin_addr) != 1)
+		return 2;
+	to.sin_port = htons(atoi(argv[1]));
+	count = atoi(argv[2]);
+	if (count <= 0)
+		return 2;
+	seen = calloc(count, 1);
+	fd = socket(AF_INET, SOCK_DGRAM, 0);
+	if (fd < 0 || !seen)
+		die("socket");
+	if (setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPING, &flags, sizeof(flags)))
+		die("SO_TIMESTAMPING");
+	for (i = 0; i < count; i++) {
+		if (sendto(fd, buf, sizeof(buf), 0, (void *)&to, sizeof(to)) < 0)
+			die("sendto");
+		got += read_tstamps(fd, 10, seen, count);
+	}
+	got += read_tstamps(fd, 1000, seen, count);
+	printf("tstamps %d\n", got);
+	free(seen);
 	return 0;
 }
 
@@ -288,6 +368,8 @@ int main(int argc, char **argv)
 		rc = do_recv(argc - 2, argv + 2);
 	else if (argc >= 2 && !strcmp(argv[1], "raw"))
 		rc = do_raw(argc - 2, argv + 2);
+	else if (argc >= 2 && !strcmp(argv[1], "tstamp"))
+		rc = do_tstamp(argc - 2, argv + 2);
 	else if (argc >= 2 && !strcmp(argv[1], "hold-tstamp")) {
 		int fd = socket(AF_INET, SOCK_DGRAM, 0), one = 1;
 
@@ -299,6 +381,6 @@ int main(int argc, char **argv)
 	} else if (argc >= 2 && !strcmp(argv[1], "seq"))
 		rc = do_seq(argc - 2, argv + 2);
 	if (rc == 2)
-		fprintf(stderr, "usage: fctest send|recv|raw|seq ... (see the source)\n");
+		fprintf(stderr, "usage: fctest send|recv|raw|seq|tstamp ... (see the source)\n");
 	return rc;
 }

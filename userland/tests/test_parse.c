@@ -237,6 +237,31 @@ static void test_prio_lists(void)
 	}
 }
 
+static void test_prio_tc(void)
+{
+	static const struct { const char *s; int err; uint32_t map; } t[] = {
+		{ "1,0,2,3,4,5,6,7", 0, 0x76543201 }, { "8021q", 0, 0x76543201 },
+		{ "numeric", 0, 0x76543210 }, { "0,0,0,0,0,0,0,7", 0, 0x70000000 },
+		{ "7,7,7,7,7,7,7,7", 0, 0x77777777 },
+		{ "1,0,2,3,4,5,6", -EINVAL, 0 }, { "1,0,2,3,4,5,6,7,", -EINVAL, 0 },
+		{ "1,0,2,3,4,5,6,8", -ERANGE, 0 }, { "1,0,2,3,4,5,6,17", -ERANGE, 0 },
+		{ "1;0,2,3,4,5,6,7", -EINVAL, 0 }, { "", -EINVAL, 0 },
+		{ "a,0,2,3,4,5,6,7", -EINVAL, 0 }, { "1,0,2,3,4,5,6,7x", -EINVAL, 0 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		uint32_t m = 0xdeadbeef;
+		int err = parse_prio_tc(t[i].s, &m);
+
+		if (t[i].err)
+			ktap_ok(err == t[i].err, "prio-tc: \"%s\" refused (%d)", t[i].s, err);
+		else
+			ktap_ok(!err && m == t[i].map, "prio-tc: \"%s\" = 0x%08x (got 0x%08x)",
+				t[i].s, t[i].map, m);
+	}
+}
+
 static void test_mac(void)
 {
 	uint8_t m[6];
@@ -407,6 +432,7 @@ int main(void)
 	test_speeds();
 	test_bytes();
 	test_prio_lists();
+	test_prio_tc();
 	test_mac();
 	test_set();
 	test_send();

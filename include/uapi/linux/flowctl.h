@@ -15,6 +15,13 @@
 
 #define FLOWCTL_NUM_PRIOS		8
 
+/*
+ * IEEE 802.1Q Table 8-5, eight traffic classes: priority 1 (background) is
+ * class 0, priority 0 (best effort) class 1, priorities 2..7 their own.
+ */
+#define FLOWCTL_PRIO_TC_8021Q		0x76543201
+#define FLOWCTL_PRIO_TC_IDENTITY	0x76543210
+
 enum flowctl_mode {
 	FLOWCTL_MODE_OFF,
 	FLOWCTL_MODE_PAUSE,
@@ -66,6 +73,10 @@ enum {
 	FLOWCTL_A_DEV_STATS,		/* nest, FLOWCTL_A_STATS_* (ro) */
 	FLOWCTL_A_DEV_PRIO,		/* nest, FLOWCTL_A_PRIO_*, multi */
 	FLOWCTL_A_DEV_HEADROOM,		/* u32, bytes above XOFF (ro) */
+	FLOWCTL_A_DEV_PRIO_TC,		/* u32, 4 bits a priority: its traffic
+					 * class 0..7 (bits 4p..4p+3); higher
+					 * classes are served first
+					 */
 
 	__FLOWCTL_A_DEV_MAX,
 	FLOWCTL_A_DEV_MAX = (__FLOWCTL_A_DEV_MAX - 1)
