@@ -16,7 +16,7 @@
 # bridge does not, so two veth hops of bridging carry the sender's socket
 # charge as far as the tbf.
 
-ALL_TESTS="classify band_limit socket_release tx_timestamps multiqueue root_only"
+ALL_TESTS="classify band_limit band_order socket_release tx_timestamps multiqueue root_only"
 source "$(dirname "$0")/lib.sh"
 require_cmd jq tc ethtool
 # socket_release needs a sender faster than 5 Mb/s (lib.sh: the debug lane).
@@ -139,6 +139,58 @@ band_limit()
 	check_eq "$(echo "$tcs" | jq '.[0].backlog')" 0 "tc backlog after XON"
 	fc "$A" set dev a0 limit 1m speed auto
 	log_test "byte limit per band, tail drop counted, tc -s statistics"
+}
+
+# drain_order MAP: with a0 paused, 20 datagrams at priority 1, then 20 at
+# priority 0; XON, and the shaper (200 kbit/s: 40 ms a datagram) drains
+# them. Prints the backlogs of bands 0 and 1 read 0.2 s after the XON.
+drain_order()
+{
+	local s
+
+	fc "$A" set dev a0 prio-tc "$1" speed 10 rate 200kbit mode pause
+	ip netns exec "$B" "$FCTEST" raw b0 "$(pause_hex "$MAC_B" 65535)"
+	ip netns exec "$A" "$FCTEST" send 198.18.0.2 7003 0 20 size 1000 prio 1 >/dev/null
+	ip netns exec "$A" "$FCTEST" send 198.18.0.2 7003 0 20 size 1000 prio 0 >/dev/null
+	ip netns exec "$B" "$FCTEST" raw b0 "$(pause_hex "$MAC_B" 0)"
+	sleep 0.2
+	s=$(fc "$A" -j -s show dev a0)
+	echo "$s" | jq -r '"\(.[0].prio[0].backlog_packets) \(.[0].prio[1].backlog_packets)"'
+	for _ in $(seq 100); do	# until all drained
+		[ "$(fc "$A" -j -s show dev a0 | jq '[.[0].prio[].backlog_packets] | add')" = 0 ] &&
+			break
+		sleep 0.1
+	done
+}
+
+band_order()
+{
+	local b0 b1 TMPD
+
+	TMPD=$(mktemp -d)
+
+	check_eq "$(fc_get "$A" a0 '.prio_tc | map(tostring) | join(",")')" "1,0,2,3,4,5,6,7" \
+		"default prio-tc (IEEE 802.1Q Table 8-5)"
+	drain_order 8021q >"$TMPD/order"
+	read -r b0 b1 <"$TMPD/order"
+	log_info "802.1Q order: backlog 0.2 s after XON: band 0 $b0, band 1 $b1"
+	check_eq "$b1" 20 "band 1 (background) untouched while band 0 drains"
+	[ "$b0" -lt 20 ]
+	check_err $? "band 0 (best effort) not served first: backlog $b0"
+	drain_order numeric >"$TMPD/order"
+	read -r b0 b1 <"$TMPD/order"
+	log_info "numeric order: band 0 $b0, band 1 $b1"
+	check_eq "$b0" 20 "band 0 untouched while band 1 drains (prio-tc numeric)"
+	[ "$b1" -lt 20 ]
+	check_err $? "band 1 not served first with prio-tc numeric: backlog $b1"
+	drain_order 0,0,0,0,0,0,0,0 >"$TMPD/order"
+	read -r b0 b1 <"$TMPD/order"
+	log_info "one class: band 0 $b0, band 1 $b1"
+	check_eq "$b0" 20 "one class for all: the higher priority (1) first"
+	rm -rf "$TMPD"
+	fc "$A" set dev a0 prio-tc 8021q rate off speed auto
+	check_eq "$(fc_get "$A" a0 '.prio_tc | map(tostring) | join(",")')" "1,0,2,3,4,5,6,7" "prio-tc 8021q"
+	log_test "bands served in IEEE 802.1Q order by default, prio-tc sets the order"
 }
 
 # offer QDISC: UDP as fast as the sender can, through a0 with QDISC, into
