@@ -128,25 +128,9 @@ static int nl_open(struct nl *n)
 	return nl_talk(n, req, family_cb, &n->family);
 }
 
-/* The u8 attribute attr of the device's DEV_GET reply. */
-static int get_u8(struct nl *n, const char *dev, int attr)
-{
-	char buf[NL_BUF];
-	struct nlmsghdr *req, *h;
-	struct nlattr *a;
-
-	req = genl_req(buf, n->family, FLOWCTL_CMD_DEV_GET);
-	mnl_attr_put_strz(req, FLOWCTL_A_DEV_IFNAME, dev);
-	if (nl_talk(n, req, NULL, NULL) < 0)
-		return -1;
-	h = (struct nlmsghdr *)n->reply;
-	mnl_attr_for_each(a, h, sizeof(struct genlmsghdr))
-		if (mnl_attr_get_type(a) == attr)
-			return mnl_attr_get_u8(a);
-	return -1;
-}
-
-/* A u16 or u32 attribute of the device, read back; -1 if absent. */
+/* An integer attribute (u8, u16 or u32) of the device's DEV_GET reply;
+ * -1 if absent.
+ */
 static long long get_uint(struct nl *n, const char *dev, int attr)
 {
 	char buf[NL_BUF];
@@ -161,11 +145,21 @@ static long long get_uint(struct nl *n, const char *dev, int attr)
 	mnl_attr_for_each(a, h, sizeof(struct genlmsghdr)) {
 		if (mnl_attr_get_type(a) != attr)
 			continue;
-		if (mnl_attr_get_payload_len(a) == 2)
+		switch (mnl_attr_get_payload_len(a)) {
+		case 1:
+			return mnl_attr_get_u8(a);
+		case 2:
 			return mnl_attr_get_u16(a);
-		return mnl_attr_get_u32(a);
+		default:
+			return mnl_attr_get_u32(a);
+		}
 	}
 	return -1;
+}
+
+static int get_u8(struct nl *n, const char *dev, int attr)
+{
+	return (int)get_uint(n, dev, attr);
 }
 
 FIXTURE(fc) {
