@@ -33,6 +33,9 @@
 #define FC_SHAPER_BURST_NS	(2 * NSEC_PER_MSEC)
 #define FC_TX_RETRY_NS		(100 * NSEC_PER_USEC)	/* frame refused */
 #define FC_TX_MIN_REFRESH_NS	(50 * NSEC_PER_USEC)	/* <= 20k XOFF/s */
+/* Event messages per port: 1000/s sustained, bursts of 64 (netlink.c). */
+#define FC_EVENT_INTERVAL_NS	NSEC_PER_MSEC
+#define FC_EVENT_BURST		64
 
 /* Configuration: never changed once published, replaced whole. */
 struct fc_cfg {
@@ -170,6 +173,11 @@ struct fc_sched {
 	struct fc_rx_stats rxs;
 	struct hrtimer expiry;	/* ends episodes and reports them */
 	u8 rx_link;		/* gates were set by link-level PAUSE */
+	/* event messages: a token bucket of ns of credit (netlink.c) */
+	u64 ev_credit;
+	u64 ev_last;
+	u64 ev_pending;		/* events not reported since the last message */
+	u64 ev_suppressed;	/* counter: every event not reported */
 
 	/* seldom used */
 	struct nf_hook_ops hook;
@@ -219,6 +227,7 @@ struct fc_snapshot {
 	} prio[FC_PRIOS];
 	struct fc_tx_stats txs;
 	u64 partner_ignored;
+	u64 events_suppressed;
 	u32 xoff;
 	u32 xon;
 	u8 tx_link_active;

@@ -92,7 +92,9 @@ static int fc_fill_stats(struct sk_buff *msg, const struct fc_snapshot *s)
 	    fc_put_u64(msg, FLOWCTL_A_STATS_RX_UNSUPPORTED,
 		       s->rxs.rx_unsupported, pad) ||
 	    fc_put_u64(msg, FLOWCTL_A_STATS_PARTNER_IGNORED,
-		       s->partner_ignored, pad)) {
+		       s->partner_ignored, pad) ||
+	    fc_put_u64(msg, FLOWCTL_A_STATS_EVENTS_SUPPRESSED,
+		       s->events_suppressed, pad)) {
 		nla_nest_cancel(msg, nest);
 		return -EMSGSIZE;
 	}
@@ -258,37 +260,54 @@ free:
 	return err;
 }
 
-/* cb->args[0]: how many flowctl devices earlier messages held. */
+/*
+ * The flowctl device of net with the lowest ifindex >= from. RTNL. The
+ * device list is not in ifindex order (a device moved into the namespace
+ * keeps its index), so a dump resumed by a position in the list could skip
+ * or repeat devices when the list changes between its parts; resumed by
+ * ifindex, in ifindex order, it cannot.
+ */
+static struct fc_sched *fc_nl_next(struct net *net, unsigned long from)
+{
+	struct net_device *dev, *best = NULL;
+	struct fc_sched *q, *bq = NULL;
+
+	for_each_netdev(net, dev) {
+		if (dev->ifindex < from ||
+		    (best && dev->ifindex >= best->ifindex))
+			continue;
+		q = fc_from_dev(dev);
+		if (q) {
+			best = dev;
+			bq = q;
+		}
+	}
+	return bq;
+}
+
+/* cb->args[0]: the ifindex the next part starts from. */
 static int fc_nl_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct net *net = sock_net(skb->sk);
-	long idx = 0, start = cb->args[0];
-	struct net_device *dev;
+	unsigned long from = cb->args[0];
 	struct fc_snapshot *s;
+	struct fc_sched *q;
 	int err = 0;
 
 	s = kmalloc(sizeof(*s), GFP_KERNEL);
 	if (!s)
 		return -ENOMEM;
 	rtnl_lock();
-	for_each_netdev(net, dev) {
-		struct fc_sched *q = fc_from_dev(dev);
-
-		if (!q)
-			continue;
-		if (idx < start) {
-			idx++;
-			continue;
-		}
+	while ((q = fc_nl_next(net, from))) {
 		err = fc_nl_fill(skb, q, s, NETLINK_CB(cb->skb).portid,
 				 cb->nlh->nlmsg_seq, NLM_F_MULTI);
 		if (err)
 			break;
-		idx++;
+		from = qdisc_dev(q->sch)->ifindex + 1UL;
 	}
 	rtnl_unlock();
 	kfree(s);
-	cb->args[0] = idx;
+	cb->args[0] = from;
 	/* A full skb ends this part; an empty one means one device alone
 	 * does not fit, which the caller must hear about.
 	 */
@@ -454,18 +473,37 @@ static int fc_nl_reset_doit(struct sk_buff *skb, struct genl_info *info)
 	return err;
 }
 
-static struct sk_buff *fc_event_new(struct fc_sched *q, u8 type, gfp_t gfp,
-				    void **hdr)
+/* An event message's header attributes; entries come on top. */
+static size_t fc_event_size(unsigned int entries)
+{
+	size_t entry = nla_total_size(0) +		/* ENTRY nest */
+		       nla_total_size(sizeof(u8)) +	/* TYPE */
+		       nla_total_size(sizeof(u8)) +	/* PRIO */
+		       nla_total_size(sizeof(u16)) +	/* QUANTA */
+		       nla_total_size_64bit(sizeof(u64));	/* TIME_NS */
+
+	return nla_total_size(sizeof(u8)) +		/* TYPE */
+	       nla_total_size(sizeof(u32)) +		/* IFINDEX */
+	       nla_total_size(IFNAMSIZ) +		/* IFNAME */
+	       nla_total_size_64bit(sizeof(u64)) +	/* TIMESTAMP_NS */
+	       nla_total_size(sizeof(u8)) +		/* DIR */
+	       nla_total_size_64bit(sizeof(u64)) +	/* SUPPRESSED */
+	       entries * entry;
+}
+
+static struct sk_buff *fc_event_new(struct fc_sched *q, u8 type,
+				    unsigned int entries, gfp_t gfp, void **hdr)
 {
 	struct net_device *dev = qdisc_dev(q->sch);
 	struct sk_buff *msg;
 
-	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, gfp);
+	/* Sized to fit: a listener's buffer holds more of them. */
+	msg = genlmsg_new(fc_event_size(entries), gfp);
 	if (!msg)
 		return NULL;
 	*hdr = genlmsg_put(msg, 0, 0, &fc_genl_family, 0, FLOWCTL_CMD_EVENT);
 	if (!*hdr ||
-	    nla_put_u8(msg, FLOWCTL_A_EVENT_TYPE, type) ||
+	    (type && nla_put_u8(msg, FLOWCTL_A_EVENT_TYPE, type)) ||
 	    nla_put_u32(msg, FLOWCTL_A_EVENT_IFINDEX, dev->ifindex) ||
 	    nla_put_string(msg, FLOWCTL_A_EVENT_IFNAME, dev->name) ||
 	    fc_put_u64(msg, FLOWCTL_A_EVENT_TIMESTAMP_NS, ktime_get_ns(),
@@ -484,33 +522,100 @@ static void fc_event_send(struct fc_sched *q, struct sk_buff *msg, void *hdr,
 				msg, 0, FC_MCGRP_EVENTS_IDX, gfp);
 }
 
-/* Report pause start/end events; any context (GFP_ATOMIC). */
+/*
+ * May q send one more event message? A token bucket per port: a partner
+ * toggling PFC at line rate would otherwise make the kernel allocate and
+ * multicast a message per frame. Events refused are counted (pending goes
+ * out with the port's next message, suppressed is a counter). rx_lock.
+ */
+static bool fc_event_budget(struct fc_sched *q, unsigned int n, u64 *pending)
+{
+	const u64 cap = FC_EVENT_BURST * FC_EVENT_INTERVAL_NS;
+	u64 now = ktime_get_ns();
+	bool ok;
+
+	q->ev_credit = min(cap, q->ev_credit + (now - q->ev_last));
+	q->ev_last = now;
+	ok = q->ev_credit >= FC_EVENT_INTERVAL_NS;
+	if (ok) {
+		q->ev_credit -= FC_EVENT_INTERVAL_NS;
+		*pending = q->ev_pending;
+		q->ev_pending = 0;
+	} else {
+		q->ev_pending += n;
+		q->ev_suppressed += n;
+	}
+	return ok;
+}
+
+static void fc_event_lost(struct fc_sched *q, unsigned int n, u64 pending)
+{
+	spin_lock_bh(&q->rx_lock);
+	q->ev_pending += pending + n;
+	q->ev_suppressed += n;
+	spin_unlock_bh(&q->rx_lock);
+}
+
+static int fc_event_put_entry(struct sk_buff *msg, const struct fc_event *e)
+{
+	struct nlattr *nest;
+
+	nest = nla_nest_start(msg, FLOWCTL_A_EVENT_ENTRY);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u8(msg, FLOWCTL_A_ENTRY_TYPE, e->type) ||
+	    (e->prio >= 0 && nla_put_u8(msg, FLOWCTL_A_ENTRY_PRIO, e->prio)) ||
+	    nla_put_u16(msg, FLOWCTL_A_ENTRY_QUANTA, e->quanta) ||
+	    fc_put_u64(msg, FLOWCTL_A_ENTRY_TIME_NS, e->time_ns,
+		       FLOWCTL_A_ENTRY_PAD)) {
+		nla_nest_cancel(msg, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
+/*
+ * Report the pause start/end events of one frame or one expiry run: one
+ * message at most, within the port's budget. Any context (GFP_ATOMIC),
+ * no flowctl lock held.
+ */
 void fc_notify_events(struct fc_sched *q, const struct fc_events *evs)
 {
 	struct net *net = dev_net(qdisc_dev(q->sch));
+	struct sk_buff *msg;
+	u64 pending = 0;
 	unsigned int i;
+	void *hdr;
+	bool ok;
 
-	if (!genl_has_listeners(&fc_genl_family, net, FC_MCGRP_EVENTS_IDX))
+	if (!evs->n ||
+	    !genl_has_listeners(&fc_genl_family, net, FC_MCGRP_EVENTS_IDX))
 		return;
-	for (i = 0; i < evs->n; i++) {
-		const struct fc_event *e = &evs->ev[i];
-		struct sk_buff *msg;
-		void *hdr;
+	spin_lock_bh(&q->rx_lock);
+	ok = fc_event_budget(q, evs->n, &pending);
+	spin_unlock_bh(&q->rx_lock);
+	if (!ok)
+		return;
 
-		msg = fc_event_new(q, e->type, GFP_ATOMIC, &hdr);
-		if (!msg)
-			return;
-		if (nla_put_u8(msg, FLOWCTL_A_EVENT_DIR, FLOWCTL_DIR_RX) ||
-		    (e->prio >= 0 &&
-		     nla_put_u8(msg, FLOWCTL_A_EVENT_PRIO, e->prio)) ||
-		    nla_put_u16(msg, FLOWCTL_A_EVENT_QUANTA, e->quanta) ||
-		    fc_put_u64(msg, FLOWCTL_A_EVENT_TIME_NS, e->time_ns,
-			       FLOWCTL_A_EVENT_PAD)) {
-			nlmsg_free(msg);
-			return;
-		}
-		fc_event_send(q, msg, hdr, GFP_ATOMIC);
-	}
+	/* No type at the top level: each entry has its own. */
+	msg = fc_event_new(q, 0, evs->n, GFP_ATOMIC, &hdr);
+	if (!msg)
+		goto lost;
+	if (nla_put_u8(msg, FLOWCTL_A_EVENT_DIR, FLOWCTL_DIR_RX) ||
+	    (pending && fc_put_u64(msg, FLOWCTL_A_EVENT_SUPPRESSED, pending,
+				   FLOWCTL_A_EVENT_PAD)))
+		goto free;
+	for (i = 0; i < evs->n; i++)
+		if (fc_event_put_entry(msg, &evs->ev[i]))
+			goto free;
+	fc_event_send(q, msg, hdr, GFP_ATOMIC);
+	return;
+
+free:
+	nlmsg_free(msg);
+lost:
+	fc_event_lost(q, evs->n, pending);
 }
 
 void fc_notify_config(struct fc_sched *q)
@@ -521,7 +626,7 @@ void fc_notify_config(struct fc_sched *q)
 
 	if (!genl_has_listeners(&fc_genl_family, net, FC_MCGRP_EVENTS_IDX))
 		return;
-	msg = fc_event_new(q, FLOWCTL_EVENT_CONFIG, GFP_KERNEL, &hdr);
+	msg = fc_event_new(q, FLOWCTL_EVENT_CONFIG, 0, GFP_KERNEL, &hdr);
 	if (msg)
 		fc_event_send(q, msg, hdr, GFP_KERNEL);
 }

@@ -281,6 +281,7 @@ void fc_rx_snapshot(struct fc_sched *q, struct fc_snapshot *s, u64 now)
 
 	spin_lock_bh(&q->rx_lock);
 	s->rxs = q->rxs;
+	s->events_suppressed = q->ev_suppressed;
 	for (prio = 0; prio < FC_PRIOS; prio++) {
 		const struct fc_prio_rx *r = &q->prx[prio];
 
@@ -307,6 +308,7 @@ void fc_rx_reset_counters(struct fc_sched *q)
 
 	spin_lock_bh(&q->rx_lock);
 	memset(&q->rxs, 0, sizeof(q->rxs));
+	q->ev_suppressed = 0;
 	for (prio = 0; prio < FC_PRIOS; prio++) {
 		struct fc_prio_rx *r = &q->prx[prio];
 
@@ -325,6 +327,8 @@ void fc_rx_reset_counters(struct fc_sched *q)
 void fc_rx_init(struct fc_sched *q)
 {
 	spin_lock_init(&q->rx_lock);
+	q->ev_credit = FC_EVENT_BURST * FC_EVENT_INTERVAL_NS;
+	q->ev_last = ktime_get_ns();
 	hrtimer_init(&q->expiry, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
 	q->expiry.function = fc_expiry;
 }

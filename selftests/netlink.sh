@@ -2,20 +2,23 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The generic netlink family and the CLI: set/show round trips, refused
-# sets change nothing, dumps that span several messages and stay inside a
-# namespace, permissions, events, frames from "flowctl send" decoded by
-# tshark, and the YNL spec driven by the kernel's own ynl tool.
+# sets change nothing, dumps that span several messages, survive a device
+# list changed between their parts and stay inside a namespace,
+# permissions, events and their bound under a storm, frames from "flowctl
+# send" decoded by tshark, and the YNL spec driven by the kernel's own ynl
+# tool.
 #
 #   +------------ ns A ------------+      +------------ ns B ------------+
 #   | a0 flowctl                   |======| b0 (tshark capture)          |
 #   | m0..m39 + n0..n39 flowctl    | veth |                              |
 #   +------------------------------+      +------------------------------+
-#   +------------ ns C ------------+
-#   | c0, c1 flowctl (other ns)    |
-#   +------------------------------+
+#   +------------ ns C ------------+      +------------ ns D ------------+
+#   | c0, c1 flowctl (other ns)    |      | x0..x7 + y0..y7 flowctl      |
+#   +------------------------------+      +------------------------------+
 
-ALL_TESTS="defaults set_roundtrip refused_unchanged dump_many dump_netns
-	   perms events watch_verdicts send_tshark ynl_dump_set"
+ALL_TESTS="defaults set_roundtrip refused_unchanged dump_many dump_churn
+	   dump_netns perms events event_storm watch_verdicts send_tshark
+	   ynl_dump_set"
 source "$(dirname "$0")/lib.sh"
 require_cmd jq tc
 
@@ -23,7 +26,7 @@ TMP=$(mktemp -d)
 
 setup_prepare()
 {
-	setup_ns A B C
+	setup_ns A B C D
 	veth_pair "$A" a0 "$B" b0
 	ip netns exec "$A" tc qdisc add dev a0 root flowctl || return 1
 	MAC_B=$(mac_of "$B" b0)
@@ -133,6 +136,51 @@ dump_many()
 	log_test "dump of 81 ports spans several messages, each port once"
 }
 
+# dump_churn: a dump paused after its first parts while a port it already
+# reported is deleted (with its veth peer) and a new one is added. Resumed
+# by a count of devices, the next part would skip a port; by ifindex, each
+# port that existed throughout appears exactly once, in ifindex order.
+dump_churn()
+{
+	local out=$TMP/churn i pid gone before
+
+	for i in $(seq 0 7); do
+		ip -n "$D" link add name x$i type veth peer name y$i
+		ip netns exec "$D" tc qdisc add dev x$i root flowctl
+		ip netns exec "$D" tc qdisc add dev y$i root flowctl
+	done
+	before=$(ip -n "$D" -j link show | jq -r '.[] | select(.ifname != "lo") | .ifname' | sort)
+	rm -f "$TMP/go"
+	mkfifo "$TMP/go"
+	ip netns exec "$D" "$SELFTESTS_DIR/tools/fcdump" pause-after 1 <"$TMP/go" >"$out" &
+	pid=$!
+	exec 7>"$TMP/go"
+	for _ in $(seq 100); do
+		grep -q '^paused\|^ended' "$out" && break
+		sleep 0.05
+	done
+	check_eq "$(grep -c '^paused' "$out")" 1 "the dump paused between parts (it needs three)"
+	# The first port it reported goes, with its peer; a new pair comes.
+	gone=$(awk '$1 == "dev" { print $3; exit }' "$out")
+	ip -n "$D" link del "$gone"
+	ip -n "$D" link add name z0 type veth peer name z1
+	ip netns exec "$D" tc qdisc add dev z0 root flowctl
+	echo go >&7
+	exec 7>&-
+	wait $pid
+	check_err $? "fcdump failed: $(cat "$out")"
+	log_info "paused after $(sed -n 's/^paused after \([0-9]*\).*/\1/p' "$out") of $(echo "$before" | wc -l) ports; deleted $gone and its peer"
+	local stable missing dup order
+	stable=$(comm -23 <(echo "$before") <(ip -n "$D" -j link show | jq -r '.[] | .ifname' | sort | comm -13 - <(echo "$before")))
+	missing=$(comm -23 <(echo "$stable") <(awk '$1 == "dev" { print $3 }' "$out" | sort))
+	check_eq "$missing" "" "ports present throughout but missing from the dump"
+	dup=$(awk '$1 == "dev" { print $2 }' "$out" | sort | uniq -d | tr '\n' ' ')
+	check_eq "$dup" "" "ifindexes reported twice"
+	order=$(awk '$1 == "dev" { print $2 }' "$out" | sort -n -c 2>&1)
+	check_eq "$order" "" "dump in ifindex order"
+	log_test "a dump survives ports deleted and added between its parts"
+}
+
 dump_netns()
 {
 	ip -n "$C" link add name c0 type veth peer name c1
@@ -193,6 +241,53 @@ events()
 	check_eq "$(jq -rs '.[2].type' "$out")" pause-end "third event"
 	check_range "$(jq -rs '.[2].time_ns' "$out")" 10240000 10240000 "pause-end length (ns)"
 	log_test "events: config change, pause start and end"
+}
+
+# event_storm: a partner toggling PFC on all eight priorities as fast as
+# it can, with a listener. Each frame moves eight gates: 16 events a pair
+# of frames. The port sends one message per frame at most and 1000 per
+# second at most (bursts of 64); every event is either in a message or
+# counted in events_suppressed, and the monitor says how many it missed.
+event_storm()
+{
+	local out=$TMP/storm pairs=${FLOWCTL_STORM_PAIRS:-3000} mp t0 t1 s
+	local xoff xon entries sup msgs frames bound
+
+	fc "$A" stats reset dev a0
+	fc "$A" set dev a0 mode pfc pfc-prios 0,1,2,3,4,5,6,7 speed 100 rx on
+	fc "$A" -j monitor dev a0 >"$out" 2>"$out.err" &
+	mp=$!
+	sleep 1
+	xoff=$(pfc_hex "$MAC_B" 0xff 65535 65535 65535 65535 65535 65535 65535 65535)
+	xon=$(pfc_hex "$MAC_B" 0xff 0 0 0 0 0 0 0 0)
+	t0=$(date +%s%N)
+	ip netns exec "$B" "$FCTEST" raw b0 "$xoff,$xon" count $((2 * pairs)) interval-us 20
+	t1=$(date +%s%N)
+	sleep 1
+	kill $mp 2>/dev/null
+	wait $mp 2>/dev/null
+	s=$(fc "$A" -j -s show dev a0)
+	frames=$(echo "$s" | jq '.[0].stats.rx_pfc')
+	sup=$(echo "$s" | jq '.[0].stats.events_suppressed')
+	entries=$(jq -s '[.[] | select(.type == "pause-start" or .type == "pause-end")] | length' "$out")
+	msgs=$(jq -s '[.[] | select(.type != "suppressed") | .timestamp_ns] | unique | length' "$out")
+	bound=$((64 + (t1 - t0 + 1999999999) / 1000000))
+	log_info "$frames frames in $(((t1 - t0) / 1000000)) ms: $msgs messages ($entries events) reported, $sup suppressed; bound $bound messages"
+	check_eq "$frames" $((2 * pairs)) "PFC frames that reached a0"
+	check_eq "$(cat "$out.err")" "" "the monitor's warnings"
+	check_eq "$((entries + sup))" $((16 * pairs)) "events reported + suppressed"
+	[ "$msgs" -le "$bound" ] && [ "$msgs" -le "$frames" ]
+	check_err $? "$msgs messages: more than one per frame or past 1000/s + 64"
+	[ "$sup" -gt 0 ]
+	check_err $? "nothing suppressed: the storm did not reach the bound"
+	# What the monitor was told: the suppressed counts that came with
+	# later messages (those after the last message stay in the counter).
+	local told
+	told=$(jq -s '[.[] | select(.type == "suppressed") | .events] | add // 0' "$out")
+	[ "$told" -gt 0 ] && [ "$told" -le "$sup" ]
+	check_err $? "the monitor was told of $told suppressed events of $sup"
+	fc "$A" set dev a0 mode pause speed 100
+	log_test "an event storm: one message per frame at most, 1000/s, the rest counted"
 }
 
 # watch_verdicts: PAUSE frames through every interval read "steady"; one

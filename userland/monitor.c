@@ -23,6 +23,15 @@ struct event {
 	char ifname[IF_NAMESIZE];
 };
 
+/* One message: its header fields, and each event it carries. */
+#define MAX_ENTRIES 32
+
+struct message {
+	struct event base;		/* top level; a whole event if flat */
+	struct event ent[MAX_ENTRIES];	/* FLOWCTL_A_EVENT_ENTRY, merged */
+	unsigned int n;
+};
+
 struct monitor {
 	const char *dev;
 	unsigned int ifindex;		/* of dev, 0 for every device */
@@ -46,12 +55,58 @@ void usage_monitor(FILE *f)
 		"Each line: wall clock, [kernel CLOCK_MONOTONIC], device, direction,\n"
 		"event (pause-start, pause-end, config), priority (absent for\n"
 		"link-level PAUSE), quanta and time. -j prints one JSON object per line.\n"
-		"rx: " FC_RX_MEANS "; tx: " FC_TX_MEANS ".\n");
+		"rx: " FC_RX_MEANS "; tx: " FC_TX_MEANS ".\n"
+		"A port reports at most 1000 messages/s (bursts of 64), one per frame;\n"
+		"events past that are counted, and a \"suppressed N events\" line\n"
+		"(type suppressed in JSON) comes with the port's next message.\n");
+}
+
+/* An unsigned attribute of any width; false if its length is not one. */
+static bool attr_uint(const struct nlattr *attr, uint64_t *v)
+{
+	switch (mnl_attr_get_payload_len(attr)) {
+	case 1:
+		*v = mnl_attr_get_u8(attr);
+		return true;
+	case 2:
+		*v = mnl_attr_get_u16(attr);
+		return true;
+	case 4:
+		*v = mnl_attr_get_u32(attr);
+		return true;
+	case 8:
+		*v = mnl_attr_get_u64(attr);
+		return true;
+	}
+	return false;
+}
+
+/* An entry's attributes land on the event attribute of the same meaning. */
+static const uint16_t entry_to_event[FLOWCTL_A_ENTRY_MAX + 1] = {
+	[FLOWCTL_A_ENTRY_TYPE]		= FLOWCTL_A_EVENT_TYPE,
+	[FLOWCTL_A_ENTRY_PRIO]		= FLOWCTL_A_EVENT_PRIO,
+	[FLOWCTL_A_ENTRY_QUANTA]	= FLOWCTL_A_EVENT_QUANTA,
+	[FLOWCTL_A_ENTRY_TIME_NS]	= FLOWCTL_A_EVENT_TIME_NS,
+};
+
+static int entry_attr_cb(const struct nlattr *attr, void *data)
+{
+	struct event *e = data;
+	uint16_t type = mnl_attr_get_type(attr);
+	uint64_t v;
+
+	if (type > FLOWCTL_A_ENTRY_MAX || !entry_to_event[type] ||
+	    !attr_uint(attr, &v))
+		return MNL_CB_OK;
+	e->v[entry_to_event[type]] = v;
+	e->have |= 1u << entry_to_event[type];
+	return MNL_CB_OK;
 }
 
 static int event_attr_cb(const struct nlattr *attr, void *data)
 {
-	struct event *e = data;
+	struct message *m = data;
+	struct event *e = &m->base;
 	uint16_t type = mnl_attr_get_type(attr);
 	uint64_t v;
 
@@ -66,22 +121,14 @@ static int event_attr_cb(const struct nlattr *attr, void *data)
 		}
 		return MNL_CB_OK;
 	}
-	switch (mnl_attr_get_payload_len(attr)) {
-	case 1:
-		v = mnl_attr_get_u8(attr);
-		break;
-	case 2:
-		v = mnl_attr_get_u16(attr);
-		break;
-	case 4:
-		v = mnl_attr_get_u32(attr);
-		break;
-	case 8:
-		v = mnl_attr_get_u64(attr);
-		break;
-	default:
+	if (type == FLOWCTL_A_EVENT_ENTRY) {
+		if (m->n < MAX_ENTRIES &&
+		    mnl_attr_validate(attr, MNL_TYPE_NESTED) >= 0)
+			mnl_attr_parse_nested(attr, entry_attr_cb, &m->ent[m->n++]);
 		return MNL_CB_OK;
 	}
+	if (!attr_uint(attr, &v))
+		return MNL_CB_OK;
 	e->v[type] = v;
 	e->have |= 1u << type;
 	return MNL_CB_OK;
@@ -113,13 +160,12 @@ static const char *dir_name(uint64_t dir)
 
 #define HAS(e, a) FC_HAS((e)->have, a)
 
-static void print_event(const struct event *e)
+/* Wall clock, kernel stamp, device and direction: every line starts so. */
+static void print_head(const struct event *e)
 {
-	char buf[64], speed[FMT_LEN], t[FMT_LEN];
-	uint64_t type = e->v[FLOWCTL_A_EVENT_TYPE];
+	char buf[64], t[FMT_LEN];
 	const char *s;
 
-	open_json_object(NULL);
 	print_string(PRINT_JSON, "time", NULL, fmt_wall(buf, sizeof(buf), true));
 	print_string(PRINT_FP, NULL, "%s", fmt_wall(buf, sizeof(buf), false));
 	if (HAS(e, FLOWCTL_A_EVENT_TIMESTAMP_NS)) {
@@ -142,6 +188,35 @@ static void print_event(const struct event *e)
 		else
 			print_u64(PRINT_ANY, "dir", " dir %s", e->v[FLOWCTL_A_EVENT_DIR]);
 	}
+}
+
+static void print_end(void)
+{
+	print_nl();
+	close_json_object();
+	json_end_document();
+	fflush(print_file());
+}
+
+/* The port's events the kernel did not report since its last message. */
+static void print_suppressed(const struct event *e, uint64_t n)
+{
+	open_json_object(NULL);
+	print_head(e);
+	print_string(PRINT_ANY, "type", " %s", "suppressed");
+	print_u64(PRINT_ANY, "events", " %s events", n);
+	print_text(" (more than the port's 1000 messages/s; see events_suppressed in stats)");
+	print_end();
+}
+
+static void print_event(const struct event *e)
+{
+	char buf[64], speed[FMT_LEN], t[FMT_LEN];
+	uint64_t type = e->v[FLOWCTL_A_EVENT_TYPE];
+	const char *s;
+
+	open_json_object(NULL);
+	print_head(e);
 	if (HAS(e, FLOWCTL_A_EVENT_TYPE)) {
 		s = event_name(type);
 		if (s)
@@ -182,53 +257,94 @@ static void print_event(const struct event *e)
 	if (type == FLOWCTL_EVENT_PAUSE_START && HAS(e, FLOWCTL_A_EVENT_DIR))
 		print_text(e->v[FLOWCTL_A_EVENT_DIR] == FLOWCTL_DIR_RX ?
 			   ": the partner paused us" : ": we paused the partner");
-	print_nl();
-	close_json_object();
-	json_end_document();
-	fflush(print_file());
+	print_end();
 }
 
-static bool parse_event(const struct nlmsghdr *nlh, struct event *e)
+/*
+ * A message carries one event flat (config changes, and kernels before
+ * entries), or one entry per pause event under a common header.
+ */
+static bool parse_message(const struct nlmsghdr *nlh, struct message *m)
 {
 	const struct genlmsghdr *genl = mnl_nlmsg_get_payload(nlh);
+	const uint32_t own = 1u << FLOWCTL_A_EVENT_TYPE |
+			     1u << FLOWCTL_A_EVENT_PRIO |
+			     1u << FLOWCTL_A_EVENT_QUANTA |
+			     1u << FLOWCTL_A_EVENT_TIME_NS;
+	unsigned int i;
 
-	memset(e, 0, sizeof(*e));
+	memset(m, 0, sizeof(*m));
 	if (mnl_nlmsg_get_payload_len(nlh) < sizeof(*genl) ||
 	    genl->cmd != FLOWCTL_CMD_EVENT)
 		return false;
-	mnl_attr_parse(nlh, sizeof(*genl), event_attr_cb, e);
+	mnl_attr_parse(nlh, sizeof(*genl), event_attr_cb, m);
+	for (i = 0; i < m->n; i++) {
+		struct event *e = &m->ent[i];
+		struct event merged = m->base;
+		unsigned int a;
+
+		merged.have &= ~own;
+		for (a = 0; a <= FLOWCTL_A_EVENT_MAX; a++)
+			if (e->have & own & (1u << a))
+				merged.v[a] = e->v[a];
+		merged.have |= e->have & own;
+		*e = merged;
+	}
 	return true;
+}
+
+/* Print what m carries; stop after *left events when left is given. */
+static unsigned int print_message(const struct message *m, uint64_t *left)
+{
+	unsigned int i, printed = 0;
+
+	if (HAS(&m->base, FLOWCTL_A_EVENT_SUPPRESSED) &&
+	    m->base.v[FLOWCTL_A_EVENT_SUPPRESSED])
+		print_suppressed(&m->base, m->base.v[FLOWCTL_A_EVENT_SUPPRESSED]);
+	if (!m->n) {
+		if (!HAS(&m->base, FLOWCTL_A_EVENT_TYPE))
+			return 0;
+		print_event(&m->base);
+		return 1;
+	}
+	for (i = 0; i < m->n && (!left || printed < *left); i++) {
+		print_event(&m->ent[i]);
+		printed++;
+	}
+	return printed;
 }
 
 int fc_event_print(const struct nlmsghdr *nlh)
 {
-	struct event e;
+	struct message m;
 
-	if (!parse_event(nlh, &e))
+	if (!parse_message(nlh, &m))
 		return -EINVAL;
-	print_event(&e);
+	print_message(&m, NULL);
 	return 0;
 }
 
 static int event_cb(const struct nlmsghdr *nlh, void *data)
 {
-	struct monitor *m = data;
-	struct event e;
+	struct monitor *mon = data;
+	struct message m;
+	const struct event *e = &m.base;
+	uint64_t left;
 
-	if (!parse_event(nlh, &e))
+	if (!parse_message(nlh, &m))
 		return MNL_CB_OK;
-	if (m->dev) {
-		if (HAS(&e, FLOWCTL_A_EVENT_IFINDEX)) {
-			if (e.v[FLOWCTL_A_EVENT_IFINDEX] != m->ifindex)
+	if (mon->dev) {
+		if (HAS(e, FLOWCTL_A_EVENT_IFINDEX)) {
+			if (e->v[FLOWCTL_A_EVENT_IFINDEX] != mon->ifindex)
 				return MNL_CB_OK;
-		} else if (!HAS(&e, FLOWCTL_A_EVENT_IFNAME) ||
-			   strcmp(e.ifname, m->dev)) {
+		} else if (!HAS(e, FLOWCTL_A_EVENT_IFNAME) ||
+			   strcmp(e->ifname, mon->dev)) {
 			return MNL_CB_OK;
 		}
 	}
-	print_event(&e);
-	m->seen++;
-	if (m->count && m->seen >= m->count)
+	left = mon->count ? mon->count - mon->seen : 0;
+	mon->seen += print_message(&m, mon->count ? &left : NULL);
+	if (mon->count && mon->seen >= mon->count)
 		return MNL_CB_STOP;
 	return MNL_CB_OK;
 }

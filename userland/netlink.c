@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <time.h>
 
 #include <linux/flowctl.h>
@@ -296,9 +297,17 @@ void fc_nl_close(struct fc_nl *nl)
 	nl->rx = NULL;
 }
 
+/*
+ * A listener's receive buffer: a port sends up to 64 messages at once and
+ * 1000 a second, and a terminal can be slow to take them. 4 MiB, as root
+ * past net.core.rmem_max (like iproute2's monitors); best effort.
+ */
+#define FC_EVENTS_RCVBUF (4 * 1024 * 1024)
+
 int fc_nl_join_events(struct fc_nl *nl)
 {
-	int grp = (int)nl->events_grp;
+	int grp = (int)nl->events_grp, size = FC_EVENTS_RCVBUF;
+	int fd = mnl_socket_get_fd(nl->sock);
 
 	if (!nl->events_grp) {
 		fprintf(stderr, "flowctl: the kernel's flowctl family has no \"%s\" group\n",
@@ -313,6 +322,8 @@ int fc_nl_join_events(struct fc_nl *nl)
 			perror("flowctl: cannot join the events group");
 		return EXIT_FAIL;
 	}
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof(size)) < 0)
+		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof(size));
 	return EXIT_OK;
 }
 

@@ -220,7 +220,8 @@ static void print_port_counters(const struct fc_dev *d, enum output_type t)
 	if (d->stats_have & (1u << FLOWCTL_A_STATS_RX_IGNORED |
 			     1u << FLOWCTL_A_STATS_RX_MALFORMED |
 			     1u << FLOWCTL_A_STATS_RX_UNSUPPORTED |
-			     1u << FLOWCTL_A_STATS_PARTNER_IGNORED)) {
+			     1u << FLOWCTL_A_STATS_PARTNER_IGNORED |
+			     1u << FLOWCTL_A_STATS_EVENTS_SUPPRESSED)) {
 		print_text("  other:");
 		stat_u64(d, FLOWCTL_A_STATS_RX_IGNORED, t, "rx_ignored",
 			 " rx-ignored %s (valid, but mode or rx off)");
@@ -230,6 +231,8 @@ static void print_port_counters(const struct fc_dev *d, enum output_type t)
 			 " rx-unsupported %s (other MAC Control opcodes)");
 		stat_u64(d, FLOWCTL_A_STATS_PARTNER_IGNORED, t, "partner_ignored",
 			 " partner-ignored %s (the partner kept sending while we paused it)");
+		stat_u64(d, FLOWCTL_A_STATS_EVENTS_SUPPRESSED, t, "events_suppressed",
+			 " events-suppressed %s (pause events past the 1000 messages/s a port reports)");
 		print_text("\n");
 	}
 	close_json_object();

@@ -16,8 +16,9 @@
  *       backlogs, which may deliver them out of order). Prints
  *       "packets N max_gap_us M" and each gap of at least G us as
  *       "gap AT_US LEN_US" (AT is relative to the first packet).
- *   fctest raw DEV HEX [count N] [interval-us I]
- *       Send the frame given in hex through an AF_PACKET socket on DEV.
+ *   fctest raw DEV HEX[,HEX...] [count N] [interval-us I]
+ *       Send the frame given in hex through an AF_PACKET socket on DEV;
+ *       several frames (up to 8) are sent in turn, N frames in all.
  *   fctest hold-tstamp
  *       Keep one socket with SO_TIMESTAMPNS open until killed, so that the
  *       kernel's timestamp static key stays on for a whole test run rather
@@ -298,17 +299,34 @@ static int packet_socket(const char *dev, struct sockaddr_ll *ll)
 	return fd;
 }
 
+#define RAW_MAX_FRAMES 8
+
 static int do_raw(int argc, char **argv)
 {
-	struct sockaddr_ll ll;
-	unsigned char frame[1514];
+	unsigned char frame[RAW_MAX_FRAMES][1514];
+	size_t len[RAW_MAX_FRAMES];
 	uint64_t count = 1, interval = 0, i;
-	size_t len;
-	int fd, a;
+	struct sockaddr_ll ll;
+	char *hex, *tok, *save;
+	int fd, a, n = 0;
 
 	if (argc < 2)
 		return 2;
-	if (parse_hex("fctest", argv[1], frame, sizeof(frame), &len))
+	hex = strdup(argv[1]);
+	if (!hex)
+		die("strdup");
+	for (tok = strtok_r(hex, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (n == RAW_MAX_FRAMES) {
+			fprintf(stderr, "fctest: at most %d frames\n", RAW_MAX_FRAMES);
+			return 2;
+		}
+		if (parse_hex("fctest", tok, frame[n], sizeof(frame[n]), &len[n]))
+			return 2;
+		n++;
+	}
+	free(hex);
+	if (!n)
 		return 2;
 	for (a = 2; a + 1 < argc; a += 2) {
 		if (!strcmp(argv[a], "count"))
@@ -318,7 +336,10 @@ static int do_raw(int argc, char **argv)
 	}
 	fd = packet_socket(argv[0], &ll);
 	for (i = 0; i < count; i++) {
-		if (sendto(fd, frame, len, 0, (void *)&ll, sizeof(ll)) != (ssize_t)len)
+		unsigned int k = i % n;
+
+		if (sendto(fd, frame[k], len[k], 0, (void *)&ll, sizeof(ll)) !=
+		    (ssize_t)len[k])
 			die("sendto");
 		if (interval)
 			usleep(interval);

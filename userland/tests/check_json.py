@@ -150,6 +150,18 @@ def check_events(out):
     ok(end["type"] == "pause-end" and "prio" not in end,
        "monitor -j: link-level pause-end has no prio")
 
+    with open(os.path.join(out, "entries.jsonl")) as f:
+        evs = [json.loads(line) for line in f.read().splitlines()]
+    ok([e["type"] for e in evs] == ["suppressed", "pause-end", "pause-start", "pause-start"],
+       "monitor -j: suppressed first, then one object per entry", [e.get("type") for e in evs])
+    ok(evs[0]["events"] == 40 and evs[0]["ifname"] == "veth0" and evs[0]["dir"] == "rx",
+       "monitor -j: suppressed count with device and direction")
+    ok([e.get("prio") for e in evs[1:]] == [2, 3, 5] and
+       all(e["ifindex"] == 7 and e["timestamp_ns"] == 1234567890123 for e in evs),
+       "monitor -j: entries keep the header's ifindex and stamp")
+    ok(evs[2]["quanta"] == 65535 and evs[2]["time_ns"] == 335539200,
+       "monitor -j: an entry's quanta and time")
+
 
 SAMPLE_KEYS = {"time", "elapsed_ns", "rx_pause", "rx_pause_per_s", "rx_xon", "rx_xon_per_s",
                "tx_pause", "tx_pause_per_s", "tx_xon", "tx_xon_per_s", "prio"}

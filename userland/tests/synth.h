@@ -146,4 +146,41 @@ static inline struct nlmsghdr *synth_event(char *buf, uint8_t type, int prio,
 	return nlh;
 }
 
+/*
+ * A pause message as the kernel sends it: a header, a suppressed count
+ * (0: absent), and one entry per event (prio -1: link-level).
+ */
+struct synth_entry {
+	uint8_t type;
+	int prio;
+	uint16_t quanta;
+	uint64_t time_ns;
+};
+
+static inline struct nlmsghdr *synth_entries(char *buf, uint64_t suppressed,
+					     const struct synth_entry *e,
+					     unsigned int n)
+{
+	struct nlmsghdr *nlh = synth_genl(buf, SYNTH_FAMILY, FLOWCTL_CMD_EVENT, 0, 0);
+	unsigned int i;
+
+	mnl_attr_put_u32(nlh, FLOWCTL_A_EVENT_IFINDEX, 7);
+	mnl_attr_put_strz(nlh, FLOWCTL_A_EVENT_IFNAME, "veth0");
+	synth_u64(nlh, FLOWCTL_A_EVENT_TIMESTAMP_NS, 1234567890123ULL, FLOWCTL_A_EVENT_PAD);
+	mnl_attr_put_u8(nlh, FLOWCTL_A_EVENT_DIR, FLOWCTL_DIR_RX);
+	if (suppressed)
+		synth_u64(nlh, FLOWCTL_A_EVENT_SUPPRESSED, suppressed, FLOWCTL_A_EVENT_PAD);
+	for (i = 0; i < n; i++) {
+		struct nlattr *nest = mnl_attr_nest_start(nlh, FLOWCTL_A_EVENT_ENTRY);
+
+		mnl_attr_put_u8(nlh, FLOWCTL_A_ENTRY_TYPE, e[i].type);
+		if (e[i].prio >= 0)
+			mnl_attr_put_u8(nlh, FLOWCTL_A_ENTRY_PRIO, (uint8_t)e[i].prio);
+		mnl_attr_put_u16(nlh, FLOWCTL_A_ENTRY_QUANTA, e[i].quanta);
+		synth_u64(nlh, FLOWCTL_A_ENTRY_TIME_NS, e[i].time_ns, FLOWCTL_A_ENTRY_PAD);
+		mnl_attr_nest_end(nlh, nest);
+	}
+	return nlh;
+}
+
 #endif

@@ -168,6 +168,48 @@ static char *render_event(bool json, struct nlmsghdr *nlh)
 	return s;
 }
 
+static unsigned int count_lines(const char *s)
+{
+	unsigned int n = 0;
+
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+/* One message, three events of one frame, and 40 the port held back. */
+static void test_entries(const char *dir)
+{
+	static const struct synth_entry e[] = {
+		{ FLOWCTL_EVENT_PAUSE_END, 2, 0, 1500000 },
+		{ FLOWCTL_EVENT_PAUSE_START, 3, 65535, 335539200 },
+		{ FLOWCTL_EVENT_PAUSE_START, 5, 100, 512000 },
+	};
+	struct nlmsghdr *nlh = synth_entries(buf_ev, 40, e, 3);
+	char *t = render_event(false, nlh), *j = render_event(true, nlh);
+	const char *l2, *l3, *l4;
+
+	for (l2 = t; l2 && *l2; l2 = strchr(l2, '\n') ? strchr(l2, '\n') + 1 : NULL)
+		printf("# monitor: %.*s\n", (int)strcspn(l2, "\n"), l2);
+	l2 = strchr(t, '\n');
+	l3 = l2 ? strchr(l2 + 1, '\n') : NULL;
+	l4 = l3 ? strchr(l3 + 1, '\n') : NULL;
+	ktap_ok(strstr(t, "veth0 rx suppressed 40 events") != NULL && l2 &&
+		strstr(t, "suppressed") < l2,
+		"monitor text: the suppressed count comes first");
+	ktap_ok(l2 && l3 && strstr(l2, "veth0 rx pause-end prio 2 quanta 0 after 1.5 ms") &&
+		strstr(l2, "pause-end") < l3,
+		"monitor text: an entry takes the header's device and direction");
+	ktap_ok(l3 && l4 && strstr(l3, "pause-start prio 3 quanta 65535 (335.5 ms at 100Mb/s)") &&
+		strstr(l4, "pause-start prio 5 quanta 100 "),
+		"monitor text: one line per entry, in order");
+	ktap_ok(count_lines(t) == 4, "monitor text: four lines");
+	ktap_ok(count_lines(j) == 4, "monitor json: four objects");
+	save(dir, "entries.jsonl", j);
+	free(t);
+	free(j);
+}
+
 static void test_events(const char *dir)
 {
 	struct nlmsghdr *nlh;
@@ -200,6 +242,7 @@ static void test_events(const char *dir)
 	free(all);
 	free(j);
 	free(t);
+	test_entries(dir);
 }
 
 int main(int argc, char **argv)

@@ -95,6 +95,7 @@ enum {
 	FLOWCTL_A_STATS_RX_MALFORMED,	/* u64 */
 	FLOWCTL_A_STATS_RX_UNSUPPORTED,	/* u64: other MAC Control opcodes */
 	FLOWCTL_A_STATS_PARTNER_IGNORED, /* u64 */
+	FLOWCTL_A_STATS_EVENTS_SUPPRESSED, /* u64: pause events not reported */
 
 	__FLOWCTL_A_STATS_MAX,
 	FLOWCTL_A_STATS_MAX = (__FLOWCTL_A_STATS_MAX - 1)
@@ -139,9 +140,29 @@ enum {
 	FLOWCTL_A_EVENT_QUANTA,		/* u16 */
 	FLOWCTL_A_EVENT_TIME_NS,	/* u64, pause time (start) or length (end) */
 	FLOWCTL_A_EVENT_TIMESTAMP_NS,	/* u64, CLOCK_MONOTONIC */
+	FLOWCTL_A_EVENT_ENTRY,		/* nest, repeated: one pause event */
+	FLOWCTL_A_EVENT_SUPPRESSED,	/* u64: events of this port not
+					 * reported since its last message
+					 */
 
 	__FLOWCTL_A_EVENT_MAX,
 	FLOWCTL_A_EVENT_MAX = (__FLOWCTL_A_EVENT_MAX - 1)
+};
+
+/*
+ * One pause event in FLOWCTL_A_EVENT_ENTRY: a message reports every event
+ * one received frame (or one expiry run) caused, under one header.
+ */
+enum {
+	FLOWCTL_A_ENTRY_UNSPEC,
+	FLOWCTL_A_ENTRY_PAD,
+	FLOWCTL_A_ENTRY_TYPE,		/* u8, enum flowctl_event_type */
+	FLOWCTL_A_ENTRY_PRIO,		/* u8; absent for link-level PAUSE */
+	FLOWCTL_A_ENTRY_QUANTA,		/* u16 */
+	FLOWCTL_A_ENTRY_TIME_NS,	/* u64, pause time (start) or length (end) */
+
+	__FLOWCTL_A_ENTRY_MAX,
+	FLOWCTL_A_ENTRY_MAX = (__FLOWCTL_A_ENTRY_MAX - 1)
 };
 
 enum {
