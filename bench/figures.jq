@@ -71,5 +71,22 @@ def figures:
           label: "\(.ports) ports, \(.qdisc): full netlink dump (\(if .qdisc == "flowctl" then "DEV_GET" else "RTM_GETQDISC" end))",
           value: (.dump_us / 1000 | . * 100 | round / 100), unit: "ms" },
         { group: "6 scale (per port; pfifo_fast is the peer)", key: "scale/\(.ports)/\(.qdisc)/pause",
-          label: "\(.ports) ports, \(.qdisc): PAUSE frames absorbed", value: .pause_frames_per_s, unit: "/s" })
+          label: "\(.ports) ports, \(.qdisc): PAUSE frames absorbed", value: .pause_frames_per_s, unit: "/s" }),
+    (.storm // empty | select(.runs) | .runs[] |
+      (if .listener then "listener" else "no listener" end) as $l |
+      (if .listener then "with" else "without" end) as $k |
+      { group: "7 event storm (PFC toggling 8 priorities; no listener is the peer)",
+        key: "storm/\($k)/fps", label: "\($l): PFC frames absorbed", value: .frames_per_s, unit: "/s" },
+      { group: "7 event storm (PFC toggling 8 priorities; no listener is the peer)",
+        key: "storm/\($k)/cpu", label: "\($l): VM CPU busy (softirq \(.softirq_pct)%)", value: .cpu_busy_pct, unit: "%" },
+      { group: "7 event storm (PFC toggling 8 priorities; no listener is the peer)",
+        key: "storm/\($k)/slab", label: "\($l): slab peak rise", value: .slab_peak_rise_kb, unit: "KiB" },
+      (select(.listener) |
+      { group: "7 event storm (PFC toggling 8 priorities; no listener is the peer)",
+        key: "storm/rmem", label: "listener: receive queue peak", value: .listener_rmem_peak_bytes, unit: "B" },
+      { group: "7 event storm (PFC toggling 8 priorities; no listener is the peer)",
+        key: "storm/messages", label: "listener: messages (\(.events_reported) events) for \(.frames_absorbed) frames",
+        value: .messages, unit: "msgs" },
+      { group: "7 event storm (PFC toggling 8 priorities; no listener is the peer)",
+        key: "storm/suppressed", label: "listener: events suppressed", value: .events_suppressed, unit: "events" }))
   ];

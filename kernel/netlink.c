@@ -260,51 +260,59 @@ free:
 	return err;
 }
 
+#define FC_DUMP_BATCH	16
+
 /*
- * The flowctl device of net with the lowest ifindex >= from. RTNL. The
- * device list is not in ifindex order (a device moved into the namespace
- * keeps its index), so a dump resumed by a position in the list could skip
- * or repeat devices when the list changes between its parts; resumed by
- * ifindex, in ifindex order, it cannot.
+ * The flowctl devices of net with the lowest ifindexes >= from, at most
+ * FC_DUMP_BATCH, in ifindex order. RTNL. The device list is not in ifindex
+ * order (a device moved into the namespace keeps its index), so a dump
+ * resumed by a position in the list could skip or repeat devices when the
+ * list changes between its parts; resumed by ifindex, in ifindex order, it
+ * cannot. One walk of the list per batch.
  */
-static struct fc_sched *fc_nl_next(struct net *net, unsigned long from)
+static unsigned int fc_nl_batch(struct net *net, unsigned long from,
+				struct net_device **devs)
 {
-	struct net_device *dev, *best = NULL;
-	struct fc_sched *q, *bq = NULL;
+	struct net_device *dev;
+	unsigned int n = 0, i;
 
 	for_each_netdev(net, dev) {
-		if (dev->ifindex < from ||
-		    (best && dev->ifindex >= best->ifindex))
+		if (dev->ifindex < from || !fc_from_dev(dev))
 			continue;
-		q = fc_from_dev(dev);
-		if (q) {
-			best = dev;
-			bq = q;
-		}
+		if (n == FC_DUMP_BATCH && dev->ifindex > devs[n - 1]->ifindex)
+			continue;
+		i = n < FC_DUMP_BATCH ? n++ : n - 1;
+		for (; i && devs[i - 1]->ifindex > dev->ifindex; i--)
+			devs[i] = devs[i - 1];
+		devs[i] = dev;
 	}
-	return bq;
+	return n;
 }
 
 /* cb->args[0]: the ifindex the next part starts from. */
 static int fc_nl_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
+	struct net_device *devs[FC_DUMP_BATCH];
 	struct net *net = sock_net(skb->sk);
 	unsigned long from = cb->args[0];
 	struct fc_snapshot *s;
-	struct fc_sched *q;
+	unsigned int n, i;
 	int err = 0;
 
 	s = kmalloc(sizeof(*s), GFP_KERNEL);
 	if (!s)
 		return -ENOMEM;
 	rtnl_lock();
-	while ((q = fc_nl_next(net, from))) {
-		err = fc_nl_fill(skb, q, s, NETLINK_CB(cb->skb).portid,
-				 cb->nlh->nlmsg_seq, NLM_F_MULTI);
-		if (err)
-			break;
-		from = qdisc_dev(q->sch)->ifindex + 1UL;
-	}
+	do {
+		n = fc_nl_batch(net, from, devs);
+		for (i = 0; i < n && !err; i++) {
+			err = fc_nl_fill(skb, fc_from_dev(devs[i]), s,
+					 NETLINK_CB(cb->skb).portid,
+					 cb->nlh->nlmsg_seq, NLM_F_MULTI);
+			if (!err)
+				from = devs[i]->ifindex + 1UL;
+		}
+	} while (!err && n == FC_DUMP_BATCH);
 	rtnl_unlock();
 	kfree(s);
 	cb->args[0] = from;
