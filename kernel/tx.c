@@ -166,6 +166,37 @@ static void fc_tx_kick(struct fc_sched *q)
 		tasklet_schedule(&q->tx_tasklet);
 }
 
+static int fc_foreign_upper(struct net_device *upper,
+			    struct netdev_nested_priv *priv)
+{
+	return !net_eq(dev_net(upper), priv->data);
+}
+
+/*
+ * Did skb come from in to out inside their namespace? skb_iif is an index
+ * of the namespace skb was received in, and nothing in the skb says which
+ * that was (the route is dropped before the qdisc on most devices): a frame
+ * routed in another namespace and handed to out by a macvlan or ipvlan
+ * stacked on it, or redirected by tc mirred, keeps an index that can name
+ * an unrelated port here. So a port is charged only where skb_iif can be
+ * trusted: the frame was bridged (in and out have the same master: a
+ * bridge, an Open vSwitch datapath), or in is no bridge port and the frame
+ * was neither redirected nor can have come through a device stacked on out
+ * that lives in another namespace. Under RCU.
+ */
+static bool fc_came_through(const struct sk_buff *skb, struct net_device *in,
+			    struct net_device *out)
+{
+	struct netdev_nested_priv priv = { .data = dev_net(out) };
+	struct net_device *m = netdev_master_upper_dev_get_rcu(in);
+
+	if (m)
+		return m == netdev_master_upper_dev_get_rcu(out);
+	if (skb_is_redirected(skb))
+		return false;
+	return !netdev_walk_all_upper_dev_rcu(out, fc_foreign_upper, &priv);
+}
+
 /*
  * The flowctl port skb came in on, if it is one and still attached, and
  * the priority it gives skb (the egress port's when both trust the same
@@ -184,7 +215,9 @@ static struct fc_sched *fc_ingress_port(struct sk_buff *skb, struct net *net,
 	if (!skb->skb_iif)
 		return NULL;
 	in = dev_get_by_index_rcu(net, skb->skb_iif);
-	sch = in ? rcu_dereference(in->qdisc) : NULL;
+	if (!in || !fc_came_through(skb, in, skb->dev))
+		return NULL;
+	sch = rcu_dereference(in->qdisc);
 	if (!sch || sch->ops != &fc_qdisc_ops)
 		return NULL;
 	a = qdisc_priv(sch);
