@@ -203,22 +203,28 @@ static struct fc_sched *fc_nl_find(struct genl_info *info)
 			       "name the device by ifindex or ifname");
 		return ERR_PTR(-EINVAL);
 	}
-	if (idx)
+	/* Each name given must name a device, and the same one. */
+	if (idx) {
 		dev = __dev_get_by_index(net, nla_get_u32(idx));
+		if (!dev) {
+			NL_SET_ERR_MSG_ATTR(info->extack, idx, "no such device");
+			return ERR_PTR(-ENODEV);
+		}
+	}
 	if (name) {
 		struct net_device *by_name = __dev_get_by_name(net,
 							       nla_data(name));
 
-		if (idx && dev && by_name != dev) {
+		if (!by_name) {
+			NL_SET_ERR_MSG_ATTR(info->extack, name, "no such device");
+			return ERR_PTR(-ENODEV);
+		}
+		if (dev && by_name != dev) {
 			NL_SET_ERR_MSG_ATTR(info->extack, name,
 					    "ifname and ifindex name different devices");
 			return ERR_PTR(-EINVAL);
 		}
 		dev = by_name;
-	}
-	if (!dev) {
-		NL_SET_ERR_MSG_ATTR(info->extack, which, "no such device");
-		return ERR_PTR(-ENODEV);
 	}
 	q = fc_from_dev(dev);
 	if (!q) {

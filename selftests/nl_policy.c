@@ -326,6 +326,36 @@ TEST_F(fc, ifname_and_ifindex_disagree)
 	EXPECT_EQ(FLOWCTL_A_DEV_IFNAME, self->n.bad_attr_type);
 }
 
+/* An ifindex that names nothing is an error even when the ifname given
+ * with it names the device: the set used to go to the ifname's device.
+ */
+TEST_F(fc, missing_ifindex_with_good_ifname)
+{
+	struct nlmsghdr *req = genl_req(self->buf, self->n.family,
+					FLOWCTL_CMD_DEV_SET);
+	int mode = get_u8(&self->n, self->dev, FLOWCTL_A_DEV_MODE);
+
+	mnl_attr_put_u32(req, FLOWCTL_A_DEV_IFINDEX, 0x7ffffff0);
+	mnl_attr_put_strz(req, FLOWCTL_A_DEV_IFNAME, self->dev);
+	mnl_attr_put_u8(req, FLOWCTL_A_DEV_MODE,
+			mode == FLOWCTL_MODE_OFF ? FLOWCTL_MODE_PFC : FLOWCTL_MODE_OFF);
+	EXPECT_EQ(-ENODEV, nl_talk(&self->n, req, NULL, NULL));
+	EXPECT_EQ(FLOWCTL_A_DEV_IFINDEX, self->n.bad_attr_type);
+	EXPECT_EQ(mode, get_u8(&self->n, self->dev, FLOWCTL_A_DEV_MODE));
+}
+
+/* And an ifname that names nothing, with an ifindex that does. */
+TEST_F(fc, missing_ifname_with_good_ifindex)
+{
+	struct nlmsghdr *req = genl_req(self->buf, self->n.family,
+					FLOWCTL_CMD_DEV_GET);
+
+	mnl_attr_put_u32(req, FLOWCTL_A_DEV_IFINDEX, if_nametoindex(self->dev));
+	mnl_attr_put_strz(req, FLOWCTL_A_DEV_IFNAME, "fc-no-such");
+	EXPECT_EQ(-ENODEV, nl_talk(&self->n, req, NULL, NULL));
+	EXPECT_EQ(FLOWCTL_A_DEV_IFNAME, self->n.bad_attr_type);
+}
+
 /* xoff + headroom used to wrap in u32: a huge xoff passed the headroom
  * check and XOFF was never sent.
  */
