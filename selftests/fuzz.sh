@@ -21,6 +21,7 @@
 #   FLOWCTL_FUZZ_FRAMES=20000   frames over the exact rounds
 #   FLOWCTL_FUZZ_ROUNDS=4       rounds, each on a freshly attached qdisc
 #   FLOWCTL_FUZZ_NLMSGS=3000    netlink requests
+#   FLOWCTL_FUZZ_REPLACES=40    qdisc changes under a flood of frames
 #   FLOWCTL_FUZZ_SEED=N         replay a run (printed at the start)
 #
 # Each round attaches a new qdisc (counters 0), sets a random
@@ -39,6 +40,7 @@ FCFUZZ=$SELFTESTS_DIR/tools/fcfuzz
 FRAMES=${FLOWCTL_FUZZ_FRAMES:-20000}
 ROUNDS=${FLOWCTL_FUZZ_ROUNDS:-4}
 NLMSGS=${FLOWCTL_FUZZ_NLMSGS:-3000}
+REPLACES=${FLOWCTL_FUZZ_REPLACES:-40}
 SEED=${FLOWCTL_FUZZ_SEED:-$(($(date +%s) % 1000000))}
 TMP=$(mktemp -d)
 BG=()
@@ -92,12 +94,14 @@ rand_cfg()
 	     "pfc-prios ${prios[RANDOM % 7]} speed ${speeds[RANDOM % 6]}"
 }
 
-# set_loop DEV: change DEV's configuration until killed.
+# set_loop DEV [any]: change DEV's configuration until killed; stops at the
+# first failed set unless "any" (DEV may have no flowctl at the moment).
 set_loop()
 {
 	while :; do
 		# shellcheck disable=SC2046 # words on purpose
-		fc "$A" set dev "$1" $(rand_cfg) >/dev/null || return 1
+		fc "$A" set dev "$1" $(rand_cfg) >/dev/null 2>&1 ||
+			[ "$2" = any ] || return 1
 		sleep 0.0$((RANDOM % 5))
 	done
 }
@@ -183,40 +187,53 @@ frames_exact()
 	log_test "$sent random frames: every counter exactly as predicted (seed $SEED)"
 }
 
+# blast_loop SEED: fcfuzz blast from b0, 2000 frames at a time, until
+# killed; each run's report is appended to $TMP/blast.
+blast_loop()
+{
+	local s=$1
+
+	while :; do
+		ip netns exec "$B" "$FCFUZZ" blast b0 "$s" 2000 >>"$TMP/blast" 2>&1 ||
+			return 1
+		s=$((s + 1))
+	done
+}
+
 # Frames while the qdisc is replaced, deleted and added back under them:
 # no counts to compare (each new qdisc starts at 0), but no report of the
 # kernel's checkers, and the port counts exactly again afterwards.
 frames_replace()
 {
-	local n=$((FRAMES / 4)) i t0=$SECONDS blast
+	local i t0=$SECONDS n
 
-	[ "$n" -ge 1000 ] || n=1000
+	: >"$TMP/blast"
 	bg ip netns exec "$A" flowctl monitor dev a0 >"$TMP/monitor.r" 2>&1
-	ip netns exec "$B" "$FCFUZZ" blast b0 $((SEED * 1000 + 999)) "$n" >"$TMP/blast" 2>&1 &
-	blast=$!
-	i=0
-	while kill -0 $blast 2>/dev/null; do
-		i=$((i + 1))
+	bg blast_loop $((SEED * 1000 + 900))
+	bg set_loop a0 any
+	for i in $(seq 1 "$REPLACES"); do
 		case $((i % 4)) in
 		0) ip netns exec "$A" tc qdisc del dev a0 root ;;
 		1) ip netns exec "$A" tc qdisc add dev a0 root flowctl ;;
 		2) ip netns exec "$A" tc qdisc replace dev a0 root fq_codel ;;
-		3) ip netns exec "$A" tc qdisc replace dev a0 root flowctl &&
-		   fc "$A" set dev a0 mode pfc pfc-prios all ;;
-		esac 2>/dev/null
+		3) ip netns exec "$A" tc qdisc replace dev a0 root flowctl ;;
+		esac
+		check_err $? "qdisc change $i ($((i % 4))) failed"
 		sleep 0.0$((RANDOM % 10))
 	done
-	wait $blast
-	check_err $? "fcfuzz blast failed: $(tail -n 1 "$TMP/blast")"
-	sed 's/^/#   /' "$TMP/blast"
+	kill -0 "${BG[1]}" 2>/dev/null
+	check_err $? "fcfuzz blast failed: $(tail -n 3 "$TMP/blast")"
 	stop_bg
-	log_info "$n frames over $i qdisc changes in $((SECONDS - t0)) s"
+	n=$(awk '/^ok .* frames sent/ { n += $2 } END { print n + 0 }' "$TMP/blast")
+	log_info "$n frames (whole runs of 2000) over $REPLACES qdisc changes in $((SECONDS - t0)) s"
+	[ "$n" -gt 0 ]
+	check_err $? "no blast run finished during the qdisc changes"
 	fresh_qdisc 0
 	check_err $? "attaching flowctl after the replacements failed"
 	fc "$A" set dev a0 mode pause rx on >/dev/null
 	fuzz_frames $((SEED * 1000 + 998)) 1000 fixed
 	check_err $? "after the replacements (seed $((SEED * 1000 + 998))): $FUZZ_LAST"
-	log_test "$n frames while the qdisc is replaced $i times, then exact counts"
+	log_test "frames while the qdisc is replaced $REPLACES times, then exact counts"
 }
 
 netlink_random()

@@ -1054,9 +1054,11 @@ static void cfg_put(struct dev_ref *d, const struct nlattr *a)
 {
 	size_t l = a->nla_len;
 
-	if (d->cfg_len + l <= sizeof(d->cfg)) {
+	/* Aligned as in the message, the padding zeroed. */
+	if (d->cfg_len + NLA_ALIGN(l) <= sizeof(d->cfg)) {
 		memcpy(d->cfg + d->cfg_len, a, l);
-		d->cfg_len += l;
+		memset(d->cfg + d->cfg_len + l, 0, NLA_ALIGN(l) - l);
+		d->cfg_len += NLA_ALIGN(l);
 	}
 }
 
@@ -1145,6 +1147,37 @@ static void put_attr(struct msg *m, uint16_t type, const void *data,
 	memcpy((uint8_t *)a + NLA_HDRLEN, data, len);
 	memset((uint8_t *)a + NLA_HDRLEN + len, 0, NLA_ALIGN(len) - len);
 	m->len += NLA_HDRLEN + NLA_ALIGN(len);
+}
+
+/* A value the policy accepts for a configuration attribute (the family's
+ * own checks, thresholds against the limit, may still refuse it).
+ */
+static uint64_t clean_value(uint16_t type)
+{
+	switch (type) {
+	case FLOWCTL_A_DEV_MODE:
+		return rnd_in(0, 2);
+	case FLOWCTL_A_DEV_RX:
+	case FLOWCTL_A_DEV_TX:
+	case FLOWCTL_A_DEV_TRUST:
+		return rnd_in(0, 1);
+	case FLOWCTL_A_DEV_PFC_PRIOS:
+		return rnd() & 0xff;
+	case FLOWCTL_A_DEV_SPEED:
+		return chance(20) ? 0 : rnd_in(10, chance(50) ? 100000 : 800000);
+	case FLOWCTL_A_DEV_RATE:
+		return chance(50) ? 0 : rnd_in(64000, 800000000000ull);
+	case FLOWCTL_A_DEV_LIMIT:
+		return rnd_in(4096, chance(80) ? 4 << 20 : 268435456);
+	case FLOWCTL_A_DEV_XOFF:
+	case FLOWCTL_A_DEV_XON:
+		return chance(30) ? 0 : rnd_in(1, 4 << 20);
+	case FLOWCTL_A_DEV_QUANTA:
+		return rnd_in(1, 0xffff);
+	case FLOWCTL_A_DEV_PRIO_TC:
+		return rnd() & 0x77777777;
+	}
+	return 0;
 }
 
 /* A value for an integer attribute of size sz, interesting or random. */
@@ -1289,6 +1322,39 @@ static void gen_msg(struct msg *m, uint16_t family)
 	if (chance(3))
 		g->reserved = rnd();
 	m->len = NLMSG_HDRLEN + GENL_HDRLEN;
+
+	/* Two in five requests are well formed: the device named once, by
+ * ifindex or ifname, and values the policy accepts; the others anything.
+ */
+	if (chance(40)) {
+		static const uint16_t cfg_types[] = {
+			FLOWCTL_A_DEV_MODE, FLOWCTL_A_DEV_RX,
+			FLOWCTL_A_DEV_TX, FLOWCTL_A_DEV_PFC_PRIOS,
+			FLOWCTL_A_DEV_TRUST, FLOWCTL_A_DEV_SPEED,
+			FLOWCTL_A_DEV_RATE, FLOWCTL_A_DEV_LIMIT,
+			FLOWCTL_A_DEV_XOFF, FLOWCTL_A_DEV_XON,
+			FLOWCTL_A_DEV_QUANTA, FLOWCTL_A_DEV_PRIO_TC,
+		};
+		const struct dev_ref *d = &devs[rnd() % ndevs];
+		uint16_t type;
+		uint64_t v;
+
+		if (chance(50))
+			put_uint(m, FLOWCTL_A_DEV_IFINDEX, d->ifindex, 4);
+		else
+			put_attr(m, FLOWCTL_A_DEV_IFNAME, d->name,
+				 strlen(d->name) + 1);
+		n = m->cmd == FLOWCTL_CMD_DEV_SET ? rnd_in(1, 4) : 0;
+		for (i = 0; i < n; i++) {
+			type = cfg_types[rnd() % 12];
+			v = clean_value(type);
+			put_uint(m, type, v, type_size(type));
+			m->has[type] = true;
+			m->val[type] = v;
+		}
+		nlh->nlmsg_len = m->len;
+		return;
+	}
 
 	n = chance(10) ? rnd_in(0, 40) : rnd_in(0, 6);
 	for (i = 0; i < n; i++) {
