@@ -212,11 +212,12 @@ frames_replace()
 	bg blast_loop $((SEED * 1000 + 900))
 	bg set_loop a0 any
 	for i in $(seq 1 "$REPLACES"); do
+		# From flowctl: fq_codel, flowctl again, none, flowctl.
 		case $((i % 4)) in
-		0) ip netns exec "$A" tc qdisc del dev a0 root ;;
-		1) ip netns exec "$A" tc qdisc add dev a0 root flowctl ;;
-		2) ip netns exec "$A" tc qdisc replace dev a0 root fq_codel ;;
-		3) ip netns exec "$A" tc qdisc replace dev a0 root flowctl ;;
+		1) ip netns exec "$A" tc qdisc replace dev a0 root fq_codel ;;
+		2) ip netns exec "$A" tc qdisc replace dev a0 root flowctl ;;
+		3) ip netns exec "$A" tc qdisc del dev a0 root ;;
+		0) ip netns exec "$A" tc qdisc add dev a0 root flowctl ;;
 		esac
 		check_err $? "qdisc change $i ($((i % 4))) failed"
 		sleep 0.0$((RANDOM % 10))
@@ -228,7 +229,7 @@ frames_replace()
 	log_info "$n frames (whole runs of 2000) over $REPLACES qdisc changes in $((SECONDS - t0)) s"
 	[ "$n" -gt 0 ]
 	check_err $? "no blast run finished during the qdisc changes"
-	fresh_qdisc 0
+	fresh_qdisc 1
 	check_err $? "attaching flowctl after the replacements failed"
 	fc "$A" set dev a0 mode pause rx on >/dev/null
 	fuzz_frames $((SEED * 1000 + 998)) 1000 fixed
