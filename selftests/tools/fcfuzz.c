@@ -147,6 +147,8 @@ struct nl {
 	struct mnl_socket *sk;
 	uint16_t family;
 	uint32_t seq;
+	/* when set, called for every family message of an answer */
+	void (*on_msg)(const struct nlmsghdr *h);
 	uint8_t buf[NL_BUF];
 };
 
@@ -190,6 +192,8 @@ static int nl_talk_raw(struct nl *n, void *req, size_t len, uint32_t seq,
 				return 0;
 			}
 			if (h->nlmsg_type == n->family) {
+				if (n->on_msg)
+					n->on_msg(h);
 				if (!r->msgs && h->nlmsg_len <= sizeof(r->data)) {
 					memcpy(r->data, h, h->nlmsg_len);
 					r->len = h->nlmsg_len;
@@ -1019,7 +1023,7 @@ struct dev_ref {
 	unsigned int ifindex;
 	uint8_t cfg[4096];	/* the configuration attributes, as read */
 	size_t cfg_len;
-	struct reply r;
+	int seen;		/* in the last dump */
 };
 
 static struct dev_ref devs[MAX_DEVS];
@@ -1066,17 +1070,22 @@ static void cfg_put(struct dev_ref *d, const struct nlattr *a)
  * a time, in the order the kernel sends them. Counters and pause state
  * (stats, each priority's counters and times) are left out.
  */
-static int read_cfg(struct nl *n, struct dev_ref *d)
+static void cfg_from_msg(const struct nlmsghdr *h)
 {
+	struct dev_ref *d = NULL;
 	struct nlattr *a, *b;
-	int err;
+	int i;
 
+	mnl_attr_for_each(a, h, sizeof(struct genlmsghdr))
+		if (mnl_attr_get_type(a) == FLOWCTL_A_DEV_IFINDEX)
+			for (i = 0; i < ndevs; i++)
+				if (devs[i].ifindex == attr_uint(a))
+					d = &devs[i];
+	if (!d)
+		return;
 	d->cfg_len = 0;
-	err = dev_get(n, d->ifindex, &d->r);
-	if (err)
-		return err;
-	mnl_attr_for_each(a, (struct nlmsghdr *)d->r.data,
-			  sizeof(struct genlmsghdr)) {
+	d->seen++;
+	mnl_attr_for_each(a, h, sizeof(struct genlmsghdr)) {
 		uint16_t t = mnl_attr_get_type(a);
 
 		if (cfg_attr(t)) {
@@ -1090,6 +1099,34 @@ static int read_cfg(struct nl *n, struct dev_ref *d)
 				    u == FLOWCTL_A_PRIO_XON)
 					cfg_put(d, b);
 			}
+		}
+	}
+}
+
+/* Every device's configuration, from one dump; -ENODEV names none. */
+static int read_cfgs(struct nl *n, const char **missing)
+{
+	uint8_t buf[256];
+	struct nlmsghdr *req;
+	static struct reply r;
+	int err, i;
+
+	for (i = 0; i < ndevs; i++)
+		devs[i].seen = 0;
+	req = genl_hdr(buf, n->family, FLOWCTL_CMD_DEV_GET,
+		       NLM_F_REQUEST | NLM_F_ACK | NLM_F_DUMP);
+	req->nlmsg_seq = ++n->seq;
+	n->on_msg = cfg_from_msg;
+	err = nl_talk_raw(n, req, req->nlmsg_len, req->nlmsg_seq, &r);
+	n->on_msg = NULL;
+	if (!err && r.err)
+		err = r.err;
+	if (err)
+		return err;
+	for (i = 0; i < ndevs; i++) {
+		if (devs[i].seen != 1) {
+			*missing = devs[i].name;
+			return -ENODEV;
 		}
 	}
 	return 0;
@@ -1547,6 +1584,7 @@ static int do_nl(int argc, char **argv)
 	uint64_t st_acc = 0, st_ref = 0, st_unpriv = 0, st_eperm = 0,
 		 per_cmd[4][2] = { { 0 } };
 	int sp[2], d, err, fails = 0, timeout_s = 20;
+	const char *miss = NULL;
 	pid_t child;
 
 	if (argc < 3)
@@ -1579,12 +1617,10 @@ static int do_nl(int argc, char **argv)
 	unpriv_fd = sp[0];
 	signal(SIGPIPE, SIG_IGN);
 
-	for (d = 0; d < ndevs; d++) {
-		err = read_cfg(&n, &devs[d]);
-		if (err) {
-			errno = -err;
-			die(devs[d].name);
-		}
+	err = read_cfgs(&n, &miss);
+	if (err) {
+		errno = -err;
+		die(err == -ENODEV ? miss : "dev-get dump");
 	}
 	printf("# seed %llu: %llu requests to family %u, devices",
 	       (unsigned long long)seed, (unsigned long long)count, n.family);
@@ -1652,14 +1688,13 @@ static int do_nl(int argc, char **argv)
 			if (rerr == -EPERM)
 				st_eperm++;
 		}
-		for (d = 0; d < ndevs; d++) {
-			err = read_cfg(&n, &devs[d]);
-			if (err) {
-				printf("# %s cannot be read: %s\n", devs[d].name,
-				       strerror(-err));
-				bad = true;
-				continue;
-			}
+		err = read_cfgs(&n, &miss);
+		if (err) {
+			printf("# the dump misses a device (%s): %s\n",
+			       err == -ENODEV ? miss : "-", strerror(-err));
+			bad = true;
+		}
+		for (d = 0; d < ndevs && !err; d++) {
 			if (devs[d].cfg_len == before[d].cfg_len &&
 			    !memcmp(devs[d].cfg, before[d].cfg, devs[d].cfg_len))
 				continue;
