@@ -88,7 +88,7 @@ stop_bg()
 rand_cfg()
 {
 	local modes=(pause pfc off) speeds=(auto 10 100 1000 10000 40000)
-	local prios=(all none 3 0,7 1-6 0,2,4,6 5)
+	local prios=(all none 3 "0,7" 1-6 "0,2,4,6" 5)
 
 	echo "mode ${modes[RANDOM % 3]} rx $( ((RANDOM % 4)) && echo on || echo off)" \
 	     "pfc-prios ${prios[RANDOM % 7]} speed ${speeds[RANDOM % 6]}"
