@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Fuzzing (issue 14): random MAC Control frames at a flowctl port and random
+# Fuzzing: random MAC Control frames at a flowctl port and random
 # requests to the netlink family, with the configuration changing, the
 # qdisc replaced and a monitor listening. On the debug kernel (make
 # check-debug) any KASAN, lockdep, UBSAN or kmemleak report fails the run;
