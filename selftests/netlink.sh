@@ -149,7 +149,8 @@ dump_churn()
 		ip netns exec "$D" tc qdisc add dev x$i root flowctl
 		ip netns exec "$D" tc qdisc add dev y$i root flowctl
 	done
-	before=$(ip -n "$D" -j link show | jq -r '.[] | select(.ifname != "lo") | .ifname' | sort)
+	# The flowctl ports (a kernel may add its own devices, such as sit0).
+	before=$(ip -n "$D" -j link show | jq -r '.[] | .ifname | select(test("^[xy][0-9]+$"))' | sort)
 	rm -f "$TMP/go"
 	mkfifo "$TMP/go"
 	ip netns exec "$D" "$SELFTESTS_DIR/tools/fcdump" pause-after 1 <"$TMP/go" >"$out" &
@@ -278,14 +279,21 @@ event_storm()
 	check_eq "$((entries + sup))" $((16 * pairs)) "events reported + suppressed"
 	[ "$msgs" -le "$bound" ] && [ "$msgs" -le "$frames" ]
 	check_err $? "$msgs messages: more than one per frame or past 1000/s + 64"
-	[ "$sup" -gt 0 ]
-	check_err $? "nothing suppressed: the storm did not reach the bound"
 	# What the monitor was told: the suppressed counts that came with
 	# later messages (those after the last message stay in the counter).
 	local told
 	told=$(jq -s '[.[] | select(.type == "suppressed") | .events] | add // 0' "$out")
-	[ "$told" -gt 0 ] && [ "$told" -le "$sup" ]
-	check_err $? "the monitor was told of $told suppressed events of $sup"
+	[ "$told" -le "$sup" ]
+	check_err $? "the monitor was told of $told suppressed events, more than the $sup counted"
+	# More frames than the bound allows messages: some events must have
+	# been held back, and the monitor told. A kernel slower than the bound
+	# (the debug kernel takes some 300 frames/s) cannot reach it.
+	if [ "$frames" -gt "$bound" ]; then
+		[ "$sup" -gt 0 ] && [ "$told" -gt 0 ]
+		check_err $? "$frames frames past a bound of $bound messages, but $sup suppressed, $told told"
+	else
+		log_info "$frames frames within the bound of $bound messages: suppression not reached"
+	fi
 	fc "$A" set dev a0 mode pause speed 100
 	log_test "an event storm: one message per frame at most, 1000/s, the rest counted"
 }
