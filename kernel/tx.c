@@ -215,10 +215,9 @@ static struct fc_sched *fc_ingress_port(struct sk_buff *skb, struct net *net,
 	if (!skb->skb_iif)
 		return NULL;
 	in = dev_get_by_index_rcu(net, skb->skb_iif);
-	if (!in || !fc_came_through(skb, in, skb->dev))
-		return NULL;
-	sch = rcu_dereference(in->qdisc);
-	if (!sch || sch->ops != &fc_qdisc_ops)
+	sch = in ? rcu_dereference(in->qdisc) : NULL;
+	if (!sch || sch->ops != &fc_qdisc_ops ||
+	    !fc_came_through(skb, in, skb->dev))
 		return NULL;
 	a = qdisc_priv(sch);
 	c = a->charge;

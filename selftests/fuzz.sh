@@ -43,7 +43,6 @@ NLMSGS=${FLOWCTL_FUZZ_NLMSGS:-3000}
 REPLACES=${FLOWCTL_FUZZ_REPLACES:-40}
 SEED=${FLOWCTL_FUZZ_SEED:-$(($(date +%s) % 1000000))}
 TMP=$(mktemp -d)
-BG=()
 
 if [ ! -x "$FCFUZZ" ]; then
 	echo "TAP version 13"
@@ -71,18 +70,6 @@ bg()
 	BG+=($!)
 }
 
-stop_bg()
-{
-	local p
-
-	for p in "${BG[@]}"; do
-		kill "$p" 2>/dev/null
-	done
-	for p in "${BG[@]}"; do
-		wait "$p" 2>/dev/null
-	done
-	BG=()
-}
 
 # rand_cfg: random "mode ... rx ... pfc-prios ... speed ..." from $RANDOM.
 rand_cfg()

@@ -212,6 +212,22 @@ veth_pair()
 	ip -n "$3" link set "$4" up
 }
 
+# stop_bg: kill and reap the processes a script's bg() started (their
+# PIDs in BG; each script's bg decides where their output goes).
+BG=()
+stop_bg()
+{
+	local p
+
+	for p in "${BG[@]}"; do
+		kill "$p" 2>/dev/null
+	done
+	for p in "${BG[@]}"; do
+		wait "$p" 2>/dev/null
+	done
+	BG=()
+}
+
 # fc NS ARGS...: the CLI inside a namespace.
 fc()
 {

@@ -31,7 +31,6 @@ source "$(dirname "$0")/lib.sh"
 require_cmd jq tc
 
 SECS=${FLOWCTL_STRESS_SECONDS:-60}
-BG=()
 
 setup_prepare()
 {
@@ -54,18 +53,6 @@ bg()
 	BG+=($!)
 }
 
-stop_bg()
-{
-	local p
-
-	for p in "${BG[@]}"; do
-		kill "$p" 2>/dev/null
-	done
-	for p in "${BG[@]}"; do
-		wait "$p" 2>/dev/null
-	done
-	BG=()
-}
 
 # load I: traffic on a$I at two priorities, and PAUSE and PFC frames
 # arriving on it (1000 frames/s of each), for longer than any loop runs.

@@ -16,7 +16,7 @@ _Static_assert(FLOWCTL_A_DEV_MAX < 32, "have mask too small");
 _Static_assert(FLOWCTL_A_PRIO_MAX < 32, "have mask too small");
 _Static_assert(FLOWCTL_A_STATS_MAX < 32, "have mask too small");
 
-static bool get_uint(const struct nlattr *attr, uint64_t *v)
+bool fc_attr_uint(const struct nlattr *attr, uint64_t *v)
 {
 	switch (mnl_attr_get_payload_len(attr)) {
 	case 1:
@@ -43,7 +43,7 @@ static int stats_cb(const struct nlattr *attr, void *data)
 	if (type == FLOWCTL_A_STATS_UNSPEC || type == FLOWCTL_A_STATS_PAD ||
 	    type > FLOWCTL_A_STATS_MAX)
 		return MNL_CB_OK;
-	if (get_uint(attr, &d->stats[type]))
+	if (fc_attr_uint(attr, &d->stats[type]))
 		d->stats_have |= 1u << type;
 	return MNL_CB_OK;
 }
@@ -56,7 +56,7 @@ static int prio_cb(const struct nlattr *attr, void *data)
 	if (type == FLOWCTL_A_PRIO_UNSPEC || type == FLOWCTL_A_PRIO_PAD ||
 	    type > FLOWCTL_A_PRIO_MAX)
 		return MNL_CB_OK;
-	if (get_uint(attr, &p->v[type]))
+	if (fc_attr_uint(attr, &p->v[type]))
 		p->have |= 1u << type;
 	return MNL_CB_OK;
 }
@@ -103,7 +103,7 @@ static int dev_cb(const struct nlattr *attr, void *data)
 	}
 	if (type > FLOWCTL_A_DEV_MAX)
 		return MNL_CB_OK;
-	if (get_uint(attr, &d->v[type]))
+	if (fc_attr_uint(attr, &d->v[type]))
 		d->have |= 1u << type;
 	return MNL_CB_OK;
 }

@@ -33,6 +33,9 @@ struct fc_dev {
 
 #define FC_HAS(mask, attr) (((mask) >> (attr)) & 1u)
 
+/* An unsigned attribute of 1, 2, 4 or 8 bytes; false for any other length. */
+bool fc_attr_uint(const struct nlattr *attr, uint64_t *v);
+
 /* Parse one DEV_GET message (genetlink header included). 0 or -EINVAL. */
 int fc_dev_parse(const struct nlmsghdr *nlh, struct fc_dev *d);
 

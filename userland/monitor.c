@@ -11,6 +11,7 @@
 
 #include <linux/genetlink.h>
 
+#include "dev.h"
 #include "flowctl.h"
 #include "netlink.h"
 #include "print.h"
@@ -61,26 +62,6 @@ void usage_monitor(FILE *f)
 		"(type suppressed in JSON) comes with the port's next message.\n");
 }
 
-/* An unsigned attribute of any width; false if its length is not one. */
-static bool attr_uint(const struct nlattr *attr, uint64_t *v)
-{
-	switch (mnl_attr_get_payload_len(attr)) {
-	case 1:
-		*v = mnl_attr_get_u8(attr);
-		return true;
-	case 2:
-		*v = mnl_attr_get_u16(attr);
-		return true;
-	case 4:
-		*v = mnl_attr_get_u32(attr);
-		return true;
-	case 8:
-		*v = mnl_attr_get_u64(attr);
-		return true;
-	}
-	return false;
-}
-
 /* An entry's attributes land on the event attribute of the same meaning. */
 static const uint16_t entry_to_event[FLOWCTL_A_ENTRY_MAX + 1] = {
 	[FLOWCTL_A_ENTRY_TYPE]		= FLOWCTL_A_EVENT_TYPE,
@@ -96,7 +77,7 @@ static int entry_attr_cb(const struct nlattr *attr, void *data)
 	uint64_t v;
 
 	if (type > FLOWCTL_A_ENTRY_MAX || !entry_to_event[type] ||
-	    !attr_uint(attr, &v))
+	    !fc_attr_uint(attr, &v))
 		return MNL_CB_OK;
 	e->v[entry_to_event[type]] = v;
 	e->have |= 1u << entry_to_event[type];
@@ -127,7 +108,7 @@ static int event_attr_cb(const struct nlattr *attr, void *data)
 			mnl_attr_parse_nested(attr, entry_attr_cb, &m->ent[m->n++]);
 		return MNL_CB_OK;
 	}
-	if (!attr_uint(attr, &v))
+	if (!fc_attr_uint(attr, &v))
 		return MNL_CB_OK;
 	e->v[type] = v;
 	e->have |= 1u << type;
