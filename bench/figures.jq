@@ -72,6 +72,13 @@ def figures:
           value: (.dump_us / 1000 | . * 100 | round / 100), unit: "ms" },
         { group: "6 scale (per port; pfifo_fast is the peer)", key: "scale/\(.ports)/\(.qdisc)/pause",
           label: "\(.ports) ports, \(.qdisc): PAUSE frames absorbed", value: .pause_frames_per_s, unit: "/s" }),
+    (.scale // empty | select(.teardown) | .teardown[] |
+      { group: "6 scale (per port; pfifo_fast is the peer)", key: "scale/teardown/\(.ports)/\(.qdisc)/attach",
+        label: "\(.ports) ports, \(.qdisc): attach all (one tc batch)", value: (.attach_ns | ms), unit: "ms" },
+      { group: "6 scale (per port; pfifo_fast is the peer)", key: "scale/teardown/\(.ports)/\(.qdisc)/detach",
+        label: "\(.ports) ports, \(.qdisc): delete all (one tc batch)", value: (.detach_ns | ms), unit: "ms" },
+      { group: "6 scale (per port; pfifo_fast is the peer)", key: "scale/teardown/\(.ports)/\(.qdisc)/netns",
+        label: "\(.ports) ports, \(.qdisc): delete their namespace", value: (.netns_del_ns | ms), unit: "ms" }),
     (.storm // empty | select(.runs) | .runs[] |
       (if .listener then "listener" else "no listener" end) as $l |
       (if .listener then "with" else "without" end) as $k |

@@ -162,6 +162,7 @@ struct fc_sched {
 	struct tasklet_struct tx_tasklet;
 	u16 tx_active;		/* XOFF in force: bit p, or FC_LINK_BIT */
 	bool tx_dying;		/* detaching: nothing re-arms timer or tasklet */
+	atomic_t tx_kicking;	/* CPUs between reading tx_dying and the kick */
 	u64 tx_refresh_at;
 	struct fc_tx_stats txs;
 	atomic64_t since_xoff[FC_PRIOS + 1];	/* [FC_PRIOS]: port */
@@ -173,6 +174,8 @@ struct fc_sched {
 	struct fc_rx_stats rxs;
 	struct hrtimer expiry;	/* ends episodes and reports them */
 	u8 rx_link;		/* gates were set by link-level PAUSE */
+	bool rx_dead;		/* detaching: the hook leaves q alone */
+	atomic_t rx_busy;	/* CPUs in the hook's frame path */
 	/* event messages: a token bucket of ns of credit (netlink.c) */
 	u64 ev_credit;
 	u64 ev_last;

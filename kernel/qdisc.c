@@ -203,8 +203,13 @@ void fc_schedule(struct fc_sched *q)
 {
 	struct Qdisc *sch = q->sch;
 
-	if (!test_bit(__QDISC_STATE_DEACTIVATED, &sch->state))
-		__netif_schedule(qdisc_root(sch));
+	/* Only the device's qdisc, and not while it is deactivated: a qdisc
+	 * that qdisc_create() destroys after a later step failed was never
+	 * grafted, and one on a softnet queue must not be freed.
+	 */
+	if (rcu_access_pointer(qdisc_dev(sch)->qdisc) == sch &&
+	    !test_bit(__QDISC_STATE_DEACTIVATED, &sch->state))
+		__netif_schedule(sch);
 }
 
 struct fc_sched *fc_from_dev(struct net_device *dev)
@@ -446,8 +451,11 @@ static void fc_destroy(struct Qdisc *sch)
 	fc_tx_destroy(q);
 	qdisc_watchdog_cancel(&q->watchdog);
 	fc_purge(sch);
-	kfree(rcu_dereference_protected(q->cfg, 1));
-	RCU_INIT_POINTER(q->cfg, NULL);
+	/* An egress port that found q before fc_tx_unpublish() may still
+	 * read q->cfg under RCU: it stays set, and is freed after a grace
+	 * period, like q.
+	 */
+	kfree_rcu(rcu_dereference_protected(q->cfg, 1), rcu);
 }
 
 static int fc_dump(struct Qdisc *sch, struct sk_buff *skb)

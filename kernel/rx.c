@@ -249,12 +249,24 @@ unlock:
 		fc_schedule(q);
 }
 
+/*
+ * After nf_unregister_net_hook() a CPU that read the old hook list can
+ * still call us: rx_busy tells fc_rx_destroy() to wait for it, and rx_dead
+ * makes a later call leave q alone (no expiry armed, no qdisc scheduled).
+ */
 static unsigned int fc_ingress(void *priv, struct sk_buff *skb,
 			       const struct nf_hook_state *state)
 {
+	struct fc_sched *q = priv;
+
 	if (likely(skb->protocol != htons(ETH_P_PAUSE)))
 		return NF_ACCEPT;
-	fc_rx_frame(priv, skb);
+	atomic_inc(&q->rx_busy);
+	smp_mb__after_atomic();	/* pairs with fc_rx_destroy()'s smp_mb() */
+	if (likely(!READ_ONCE(q->rx_dead)))
+		fc_rx_frame(q, skb);
+	smp_mb__before_atomic();	/* the work above before the count drops */
+	atomic_dec(&q->rx_busy);
 	consume_skb(skb);
 	return NF_STOLEN;
 }
@@ -353,16 +365,22 @@ int fc_rx_hook_register(struct fc_sched *q, struct netlink_ext_ack *extack)
 	return 0;
 }
 
+/*
+ * nf_unregister_net_hook() swaps the hook out but does not wait for a CPU
+ * that is running it already. Instead of a grace period (one per port, and
+ * an expedited one under RTNL), mark q dead and wait for the CPUs inside
+ * the frame path; q's memory outlives any later call by a grace period
+ * (qdiscs are freed by call_rcu). Then nothing arms the expiry timer.
+ */
 void fc_rx_destroy(struct fc_sched *q)
 {
-	/* nf_unregister_net_hook() swaps the hook for a no-op but does not
-	 * wait for a CPU that is running it already: synchronize_net() does.
-	 */
 	if (q->hook_registered) {
 		nf_unregister_net_hook(dev_net(qdisc_dev(q->sch)), &q->hook);
 		q->hook_registered = false;
 	}
-	/* Also waits for egress ports that found us through our charge. */
-	synchronize_net();
+	WRITE_ONCE(q->rx_dead, true);
+	smp_mb();	/* rx_dead before rx_busy: pairs with fc_ingress() */
+	while (atomic_read(&q->rx_busy))
+		cpu_relax();
 	hrtimer_cancel(&q->expiry);
 }

@@ -159,11 +159,22 @@ static u16 fc_tx_wanted(struct fc_sched *q, const struct fc_cfg *cfg)
 	return want;
 }
 
-/* A crossing: decide at the end of this softirq, not at the next tick. */
+/*
+ * A crossing: decide at the end of this softirq, not at the next tick.
+ * An egress port finds q through its charge under RCU, with no reference:
+ * tx_kicking tells fc_tx_destroy() that a CPU may be about to schedule the
+ * tasklet, so it waits for that CPU before it kills the tasklet.
+ */
 static void fc_tx_kick(struct fc_sched *q)
 {
+	preempt_disable();
+	atomic_inc(&q->tx_kicking);
+	smp_mb__after_atomic();	/* pairs with fc_tx_destroy()'s smp_mb() */
 	if (!READ_ONCE(q->tx_dying))
 		tasklet_schedule(&q->tx_tasklet);
+	smp_mb__before_atomic();	/* the work above before the count drops */
+	atomic_dec(&q->tx_kicking);
+	preempt_enable();
 }
 
 static int fc_foreign_upper(struct net_device *upper,
@@ -220,7 +231,7 @@ static struct fc_sched *fc_ingress_port(struct sk_buff *skb, struct net *net,
 	    !fc_came_through(skb, in, skb->dev))
 		return NULL;
 	a = qdisc_priv(sch);
-	c = a->charge;
+	c = READ_ONCE(a->charge);
 	if (!c || !rcu_access_pointer(c->port))
 		return NULL;
 	*cp = c;
@@ -497,7 +508,7 @@ void fc_tx_reconsider(struct fc_sched *q)
 	fc_tx_kick(q);
 }
 
-/* Detach: stop being charged, stop sending. Before synchronize_net(). */
+/* Detach: stop being charged, stop sending. */
 void fc_tx_unpublish(struct fc_sched *q)
 {
 	if (q->charge)
@@ -505,19 +516,25 @@ void fc_tx_unpublish(struct fc_sched *q)
 }
 
 /*
- * After synchronize_net(): no egress port finds q through its charge any
- * more, so only the timer and the tasklet can run q's sending side, and
- * each checks tx_dying before it re-arms the other. Set it, then cancel
- * the timer, let a scheduled tasklet finish, and cancel the timer a run of
- * the tasklet may have armed after the first cancel: nothing re-arms it.
- * Then release the partner from every XOFF still in force, at once.
+ * An egress port that found q through its charge before fc_tx_unpublish()
+ * may still read q (its memory is freed after an RCU grace period, as the
+ * qdisc's is) and kick it. Set tx_dying, wait for a kick in progress
+ * (tx_kicking), and from then on nothing schedules the tasklet but the
+ * timer, and each checks tx_dying before it re-arms the other. Cancel the
+ * timer, let a scheduled tasklet finish, and cancel the timer a run of the
+ * tasklet may have armed after the first cancel: nothing re-arms it. Then
+ * release the partner from every XOFF still in force, at once. No grace
+ * period is waited for: one per port made tearing down a namespace of many
+ * ports slow (RTNL is held, so each would be an expedited one).
  */
 void fc_tx_destroy(struct fc_sched *q)
 {
 	u16 active;
 
 	WRITE_ONCE(q->tx_dying, true);
-	smp_mb();	/* tx_dying before the cancels: pairs with the checks */
+	smp_mb();	/* tx_dying before tx_kicking: pairs with fc_tx_kick() */
+	while (atomic_read(&q->tx_kicking))
+		cpu_relax();
 	hrtimer_cancel(&q->tx_timer);
 	tasklet_kill(&q->tx_tasklet);
 	hrtimer_cancel(&q->tx_timer);
@@ -529,6 +546,6 @@ void fc_tx_destroy(struct fc_sched *q)
 	}
 	if (q->charge) {
 		fc_charge_put(q->charge);
-		q->charge = NULL;
+		WRITE_ONCE(q->charge, NULL);
 	}
 }
