@@ -75,5 +75,5 @@ cleanup()
 	rm -rf "$TMP"
 }
 
-setup_prepare || { echo "1..0 # SKIP setup failed"; exit 1; }
+setup_prepare || setup_failed
 run_tests

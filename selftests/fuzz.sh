@@ -44,11 +44,7 @@ REPLACES=${FLOWCTL_FUZZ_REPLACES:-40}
 SEED=${FLOWCTL_FUZZ_SEED:-$(($(date +%s) % 1000000))}
 TMP=$(mktemp -d)
 
-if [ ! -x "$FCFUZZ" ]; then
-	echo "TAP version 13"
-	echo "1..0 # SKIP tools/fcfuzz not built (make -C selftests on the host)"
-	exit $ksft_skip
-fi
+[ -x "$FCFUZZ" ] || skip_script "tools/fcfuzz not built (make -C selftests on the host)"
 
 setup_prepare()
 {
@@ -282,5 +278,5 @@ cleanup()
 	rm -rf "$TMP"
 }
 
-setup_prepare || { echo "1..0 # SKIP setup failed"; exit 1; }
+setup_prepare || setup_failed
 run_tests

@@ -52,31 +52,37 @@ check_range()
 	check_err $? "$4: got $1, expected $2..$3"
 }
 
-# A test script that measures time under TCG sets RETRY_TIMING=1: a case
-# that fails is run once more (the host can stop the whole VM for hundreds
-# of milliseconds); the first failure is logged, the second one counts.
+# A test script that measures time under TCG sets RETRY_TIMING=1 and names
+# those cases in TIMING_CASES: such a case that fails is run once more (the
+# host can stop the whole VM for hundreds of milliseconds); the first
+# failure is logged, the second one counts, and a pass on the second run is
+# marked "# after a retry" (selftests/run counts them). Every other case
+# (exact counters, wire format, arithmetic, leaks) runs once.
 RETRY_TIMING=0
 RETRYING=0
 RETRY_WANTED=0
-# TIMING_CASES: the cases of the script that depend on rates or time (all
-# of them when RETRY_TIMING=1 and it is left empty).
+AFTER_RETRY=0
 TIMING_CASES=
 CASE=
+TESTS_RETRIED=0
 
 # The debug lane (make check-debug, FLOWCTL_DEBUG_LANE=1) judges what the
 # kernel's checkers say, not rates: KASAN and lockdep under TCG forward a
-# few Mb/s, a tenth of what the labs need to congest.  There a timing case
-# runs its traffic all the same, but a failure is reported as a SKIP that
-# gives the reason; make check on the stock kernels judges the behaviour.
+# few Mb/s, a tenth of what the labs need to congest.  There a case named in
+# TIMING_CASES runs its traffic all the same, but a failure is reported as a
+# SKIP that gives the reason; make check on the stock kernels judges the
+# behaviour. No other case is ever skipped this way.
 DEBUG_LANE=${FLOWCTL_DEBUG_LANE:-0}
+
+# A case or script that cannot run for want of a tool or a file fails,
+# naming what is missing: scripts/deps.sh installs every one of them.
+# FLOWCTL_ALLOW_SKIP=1 (a machine without them, by choice) makes it a SKIP.
+ALLOW_SKIP=${FLOWCTL_ALLOW_SKIP:-0}
 
 is_timing_case()
 {
-	if [ -n "$TIMING_CASES" ]; then
-		case " $(echo $TIMING_CASES) " in *" $CASE "*) return 0 ;; esac
-		return 1
-	fi
-	[ "$RETRY_TIMING" -eq 1 ]
+	case " $(echo $TIMING_CASES) " in *" $CASE "*) return 0 ;; esac
+	return 1
 }
 
 log_test()
@@ -91,7 +97,9 @@ log_test()
 		return
 	fi
 	if [ "$RET" -ne 0 ] && [ "$DEBUG_LANE" = 1 ] && is_timing_case; then
-		log_skip "$name" "rate/timing not judged on the debug kernel: $RETMSG"
+		TESTS_RUN=$((TESTS_RUN + 1))
+		TESTS_SKIPPED=$((TESTS_SKIPPED + 1))
+		echo "ok $TESTS_RUN - $name # SKIP rate/timing not judged on the debug kernel: $RETMSG"
 		RET=0
 		RETMSG=
 		return
@@ -101,6 +109,9 @@ log_test()
 		TESTS_FAILED=$((TESTS_FAILED + 1))
 		echo "not ok $TESTS_RUN - $name"
 		echo "#   $RETMSG"
+	elif [ "$AFTER_RETRY" -eq 1 ]; then
+		TESTS_RETRIED=$((TESTS_RETRIED + 1))
+		echo "ok $TESTS_RUN - $name # after a retry"
 	else
 		echo "ok $TESTS_RUN - $name"
 	fi
@@ -108,11 +119,41 @@ log_test()
 	RETMSG=
 }
 
+# log_skip NAME WHAT: the case cannot run because WHAT is missing.
 log_skip()
 {
 	TESTS_RUN=$((TESTS_RUN + 1))
-	TESTS_SKIPPED=$((TESTS_SKIPPED + 1))
-	echo "ok $TESTS_RUN - $1 # SKIP $2"
+	if [ "$ALLOW_SKIP" = 1 ]; then
+		TESTS_SKIPPED=$((TESTS_SKIPPED + 1))
+		echo "ok $TESTS_RUN - $1 # SKIP $2"
+		return
+	fi
+	TESTS_FAILED=$((TESTS_FAILED + 1))
+	echo "not ok $TESTS_RUN - $1"
+	echo "#   cannot run: $2 (scripts/deps.sh installs it; FLOWCTL_ALLOW_SKIP=1 skips instead)"
+}
+
+# setup_failed: setup_prepare failed; the script fails with one case.
+setup_failed()
+{
+	echo "TAP version 13"
+	echo "1..1"
+	echo "not ok 1 - setup (the lab could not be built; its commands' errors are above)"
+	exit 1
+}
+
+# skip_script WHAT: the whole script cannot run (same rule as log_skip).
+skip_script()
+{
+	echo "TAP version 13"
+	if [ "$ALLOW_SKIP" = 1 ]; then
+		echo "1..0 # SKIP $1"
+		exit $ksft_skip
+	fi
+	echo "1..1"
+	echo "not ok 1 - prerequisites"
+	echo "#   cannot run: $1 (scripts/deps.sh installs it; FLOWCTL_ALLOW_SKIP=1 skips instead)"
+	exit 1
 }
 
 log_info()
@@ -131,6 +172,7 @@ run_tests()
 		CASE=$t
 		# A second run only for a case that measures time or rates.
 		RETRYING=0
+		AFTER_RETRY=0
 		[ "$RETRY_TIMING" -eq 1 ] && is_timing_case && RETRYING=1
 		# No second run on the debug lane: its result is not judged.
 		[ "$DEBUG_LANE" = 1 ] && is_timing_case && RETRYING=0
@@ -138,6 +180,7 @@ run_tests()
 		$t
 		if [ "$RETRY_WANTED" -eq 1 ]; then
 			RETRYING=0
+			AFTER_RETRY=1
 			$t
 		fi
 	done
@@ -155,11 +198,7 @@ require_cmd()
 	local c
 
 	for c in "$@"; do
-		if ! command -v "$c" >/dev/null 2>&1; then
-			echo "TAP version 13"
-			echo "1..0 # SKIP $c not found"
-			exit $ksft_skip
-		fi
+		command -v "$c" >/dev/null 2>&1 || skip_script "$c not found"
 	done
 }
 

@@ -216,17 +216,30 @@ perms()
 	log_test "get is open to all, set and reset need CAP_NET_ADMIN"
 }
 
+# pause-end's time_ns is how long the gate was closed: a pause that runs
+# out was closed for exactly its time (the gate opens at that instant; the
+# gap a receiver sees is rx_pause.sh's); one ended early by XON, for the
+# time from its frame to the XON, which the test brackets with its clock.
 events()
 {
-	local out=$TMP/events
+	local out=$TMP/events t0 t1 t2 t3
 
-	fc "$A" set dev a0 mode pause speed 100
-	fc "$A" -j monitor dev a0 count 3 >"$out" &
+	fc "$A" set dev a0 mode pause speed 10
+	fc "$A" -j monitor dev a0 count 5 >"$out" &
 	local mp=$!
 	sleep 1
 	fc "$A" set dev a0 quanta 100
-	# 2000 quanta at 100 Mb/s: 10.24 ms, then it ends by itself.
+	# 2000 quanta at 10 Mb/s: 102.4 ms, then it ends by itself.
 	ip netns exec "$B" "$FCTEST" raw b0 "$(pause_hex "$MAC_B" 2000)"
+	sleep 0.5
+	# 65535 quanta (3.36 s), ended by XON about 0.3 s later.
+	t0=$(date +%s%N)
+	ip netns exec "$B" "$FCTEST" raw b0 "$(pause_hex "$MAC_B" 65535)"
+	t1=$(date +%s%N)
+	sleep 0.3
+	t2=$(date +%s%N)
+	ip netns exec "$B" "$FCTEST" raw b0 "$(pause_hex "$MAC_B" 0)"
+	t3=$(date +%s%N)
 	for _ in $(seq 1 50); do
 		kill -0 $mp 2>/dev/null || break
 		sleep 0.1
@@ -234,13 +247,20 @@ events()
 	kill $mp 2>/dev/null
 	wait $mp 2>/dev/null
 	log_info "$(cat "$out")"
-	check_eq "$(jq -s 'length' "$out")" 3 "events received"
+	check_eq "$(jq -s 'length' "$out")" 5 "events received"
 	check_eq "$(jq -rs '.[0].type' "$out")" config "first event"
 	check_eq "$(jq -rs '.[1].type' "$out")" pause-start "second event"
 	check_eq "$(jq -rs '.[1].quanta' "$out")" 2000 "pause-start quanta"
 	check_eq "$(jq -rs '.[1].dir' "$out")" rx "pause-start direction"
 	check_eq "$(jq -rs '.[2].type' "$out")" pause-end "third event"
-	check_range "$(jq -rs '.[2].time_ns' "$out")" 10240000 10240000 "pause-end length (ns)"
+	check_range "$(jq -rs '.[2].time_ns' "$out")" 102400000 102400000 \
+		"pause-end length (ns) of a pause that ran out"
+	check_eq "$(jq -rs '.[3].type' "$out")" pause-start "fourth event"
+	check_eq "$(jq -rs '.[3].quanta' "$out")" 65535 "second pause-start quanta"
+	check_eq "$(jq -rs '.[4].type' "$out")" pause-end "fifth event"
+	check_range "$(jq -rs '.[4].time_ns' "$out")" $((t2 - t1)) $((t3 - t0)) \
+		"pause-end length (ns) of a pause ended by XON, against the test's clock"
+	fc "$A" set dev a0 speed 100
 	log_test "events: config change, pause start and end"
 }
 
@@ -395,5 +415,5 @@ cleanup()
 	rm -rf "$TMP"
 }
 
-setup_prepare || { echo "1..0 # SKIP setup failed"; exit 1; }
+setup_prepare || setup_failed
 run_tests

@@ -12,6 +12,8 @@
 #include <libmnl/libmnl.h>
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
+#include <linux/pkt_sched.h>
+#include <linux/rtnetlink.h>
 #include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -419,6 +421,69 @@ TEST_F(fc, xon_past_limit_refused)
 	mnl_attr_put_u32(req, FLOWCTL_A_DEV_XON, 0x80000000u);
 	EXPECT_EQ(-ERANGE, nl_talk(&self->n, req, NULL, NULL));
 	EXPECT_EQ(FLOWCTL_A_DEV_XON, self->n.bad_attr_type);
+}
+
+/*
+ * rtnetlink, not tc: tc itself refuses options for a qdisc it has no
+ * parser for, so only a raw request reaches the kernel. RTM_NEWQDISC of a
+ * root flowctl with TCA_OPTIONS on FC_DEV2 (a device with no flowctl) must
+ * be refused with a message, and leave no flowctl there; the same request
+ * without TCA_OPTIONS is the control: accepted, then deleted.
+ */
+static int qdisc_req(struct nl *n, const char *dev, uint16_t type,
+		     uint16_t flags, int with_options)
+{
+	char buf[NL_BUF];
+	struct nlmsghdr *req = mnl_nlmsg_put_header(buf);
+	struct tcmsg *t;
+
+	req->nlmsg_type = type;
+	req->nlmsg_flags = NLM_F_REQUEST | flags;
+	t = mnl_nlmsg_put_extra_header(req, sizeof(*t));
+	t->tcm_family = AF_UNSPEC;
+	t->tcm_ifindex = if_nametoindex(dev);
+	t->tcm_parent = TC_H_ROOT;
+	if (!t->tcm_ifindex)
+		return -ENODEV;
+	if (type == RTM_NEWQDISC)
+		mnl_attr_put_strz(req, TCA_KIND, "flowctl");
+	if (with_options) {
+		struct nlattr *o = mnl_attr_nest_start(req, TCA_OPTIONS);
+
+		mnl_attr_put_u32(req, 1, 100);
+		mnl_attr_nest_end(req, o);
+	}
+	return nl_talk(n, req, NULL, NULL);
+}
+
+TEST(tc_options_refused)
+{
+	const char *dev = getenv("FC_DEV2") ? getenv("FC_DEV2") : "p1";
+	struct nl n;
+
+	memset(&n, 0, sizeof(n));
+	n.sk = mnl_socket_open(NETLINK_ROUTE);
+	ASSERT_NE(NULL, n.sk);
+	ASSERT_EQ(0, mnl_socket_bind(n.sk, 0, MNL_SOCKET_AUTOPID));
+	{
+		int one = 1;
+
+		mnl_socket_setsockopt(n.sk, NETLINK_EXT_ACK, &one, sizeof(one));
+		mnl_socket_setsockopt(n.sk, NETLINK_CAP_ACK, &one, sizeof(one));
+	}
+	EXPECT_EQ(-EINVAL, qdisc_req(&n, dev, RTM_NEWQDISC,
+				     NLM_F_CREATE | NLM_F_EXCL, 1))
+		TH_LOG("%s", n.msg);
+	EXPECT_NE(NULL, strstr(n.msg, "flowctl takes no tc options"))
+		TH_LOG("extack: '%s'", n.msg);
+	/* Nothing attached: deleting a root flowctl finds none. */
+	EXPECT_NE(0, qdisc_req(&n, dev, RTM_DELQDISC, 0, 0));
+	/* The control: the same request without options is accepted. */
+	EXPECT_EQ(0, qdisc_req(&n, dev, RTM_NEWQDISC,
+			       NLM_F_CREATE | NLM_F_EXCL, 0))
+		TH_LOG("%s", n.msg);
+	EXPECT_EQ(0, qdisc_req(&n, dev, RTM_DELQDISC, 0, 0)) TH_LOG("%s", n.msg);
+	mnl_socket_close(n.sk);
 }
 
 TEST_HARNESS_MAIN

@@ -10,12 +10,9 @@
 
 source "$(dirname "$0")/lib.sh"
 
-if [ ! -x "$SELFTESTS_DIR/nl_policy" ]; then
-	echo "TAP version 13"
-	echo "1..0 # SKIP nl_policy not built (kselftest_harness.h missing?)"
-	exit $ksft_skip
-fi
+[ -x "$SELFTESTS_DIR/nl_policy" ] ||
+	skip_script "nl_policy not built (kselftest_harness.h missing: scripts/ksrc extracts it)"
 setup_ns P
 ip -n "$P" link add name p0 type veth peer name p1
 ip netns exec "$P" tc qdisc add dev p0 root flowctl || exit 1
-FC_DEV=p0 ip netns exec "$P" "$SELFTESTS_DIR/nl_policy"
+FC_DEV=p0 FC_DEV2=p1 ip netns exec "$P" "$SELFTESTS_DIR/nl_policy"

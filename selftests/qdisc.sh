@@ -291,5 +291,5 @@ root_only()
 	log_test "flowctl attaches as root only (under prio and mq: refused, with the reason)"
 }
 
-setup_prepare || { echo "1..0 # SKIP setup failed"; exit 1; }
+setup_prepare || setup_failed
 run_tests

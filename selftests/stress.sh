@@ -305,5 +305,5 @@ netlink_loop_ns()
 	done
 }
 
-setup_prepare || { echo "1..0 # SKIP setup failed"; exit 1; }
+setup_prepare || setup_failed
 run_tests

@@ -44,7 +44,6 @@ enum mc_result {
 	MC_ERR_ETHERTYPE,	/* not 0x8808 */
 	MC_ERR_DA,		/* DA neither the MAC Control group nor ours */
 	MC_ERR_OPCODE,		/* opcode other than PAUSE and PFC */
-	MC_ERR_RESERVED,	/* PFC: upper octet of the enable vector set */
 };
 
 struct mc_frame {
@@ -68,9 +67,10 @@ static inline void mc_put_be16(mc_u8 *p, mc_u16 v)
 /*
  * Parse a MAC Control frame. own may be NULL; when given, a PAUSE addressed
  * to that unicast address is accepted too (802.3 31B.3.1). PFC must use the
- * group address. The upper octet of the PFC enable vector is reserved and
- * must be zero: a frame that sets it is refused, since a sender that sets it
- * does not speak 802.1Q PFC as we know it.
+ * group address. The upper octet of the PFC enable vector is reserved: a
+ * sender sets it to zero and a receiver ignores it (802.3's rule for
+ * reserved fields, as for the padding after the times), so only the lower
+ * octet, e[7:0], names priorities.
  */
 static inline enum mc_result mc_parse(const mc_u8 *buf, size_t len,
 				      const mc_u8 *own, struct mc_frame *f)
@@ -98,8 +98,6 @@ static inline enum mc_result mc_parse(const mc_u8 *buf, size_t len,
 			return MC_ERR_SHORT;
 		if (!da_group)
 			return MC_ERR_DA;
-		if (buf[MC_HDR_LEN + 2])
-			return MC_ERR_RESERVED;
 		f->enable = buf[MC_HDR_LEN + 3];
 		for (i = 0; i < MC_NUM_PRIOS; i++)
 			f->time[i] = mc_get_be16(buf + MC_HDR_LEN + 4 + 2 * i);

@@ -318,9 +318,9 @@ static const uint8_t group_da[6] = { 0x01, 0x80, 0xc2, 0x00, 0x00, 0x01 };
  *  - opcode other than 0x0001 and 0x0101: unsupported, whatever else;
  *  - PAUSE: fewer than 2 octets of time, or a DA that is neither
  *    01-80-C2-00-00-01 nor the port's own address: malformed;
- *  - PFC: fewer than 18 octets (vector and eight times), a DA other than
- *    the group address, or the reserved upper octet of the enable vector
- *    set: malformed;
+ *  - PFC: fewer than 18 octets (vector and eight times), or a DA other
+ *    than the group address: malformed; the reserved upper octet of the
+ *    enable vector is ignored;
  *  - otherwise PAUSE (time > 0), XON (PAUSE time 0) or PFC.
  */
 static enum cls classify(const uint8_t *f, size_t len, const uint8_t *own,
@@ -356,7 +356,7 @@ static enum cls classify(const uint8_t *f, size_t len, const uint8_t *own,
 		return get16(f + 16) ? C_PAUSE : C_XON;
 	}
 	if (op == 0x0101) {
-		if (plen < 2 + 2 + 16 || !group || f[16])
+		if (plen < 2 + 2 + 16 || !group)
 			return C_MALFORMED;
 		*enable = f[17];
 		*always_ignored = !*enable;
@@ -528,7 +528,7 @@ static size_t gen_frame(uint8_t *f, const uint8_t *sa, const uint8_t *own,
 		break;
 	case 2:		/* PFC */
 	case 4:		/* PFC to a unicast or other address */
-	case 5:		/* PFC with the reserved octet set */
+	case 5:		/* PFC with the reserved octet set (ignored) */
 		if (kind == 4) {
 			if (chance(30))
 				memcpy(f, own, 6);

@@ -42,6 +42,7 @@
 #include <net/if.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,8 +66,18 @@ static void die(const char *what)
 	exit(1);
 }
 
+static volatile sig_atomic_t send_stop;
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	send_stop = 1;
+}
+
+/* Until count datagrams are sent or SIGTERM/SIGINT; then prints "sent N". */
 static int do_send(int argc, char **argv)
 {
+	struct sigaction sa = { .sa_handler = on_stop };
 	struct sockaddr_in to = { .sin_family = AF_INET };
 	uint64_t interval, count, i, next, sent = 0;
 	static char buf[65000];
@@ -98,18 +109,23 @@ static int do_send(int argc, char **argv)
 		if (!strcmp(argv[a], "size"))
 			size = v > 8 && v <= (int)sizeof(buf) ? (size_t)v : 64;
 	}
+	/* No SA_RESTART: a sendto blocked on a full socket buffer returns. */
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
 	next = now_ns();
-	for (i = 0; i < count; i++) {
+	for (i = 0; i < count && !send_stop; i++) {
 		uint64_t t;
 
 		memcpy(buf, &i, sizeof(i));
 		/* ENOBUFS from a full band is the lab working, not an error. */
 		if (sendto(fd, buf, size, 0, (void *)&to, sizeof(to)) >= 0)
 			sent++;
+		else if (errno == EINTR)
+			break;
 		else if (errno != ENOBUFS)
 			die("sendto");
 		next += interval;
-		while ((t = now_ns()) < next) {
+		while (!send_stop && (t = now_ns()) < next) {
 			uint64_t d = next - t;
 			struct timespec ts = { d / 1000000000ull, d % 1000000000ull };
 

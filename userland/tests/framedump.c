@@ -35,8 +35,6 @@ static const char *result_name(enum mc_result r)
 		return "da";
 	case MC_ERR_OPCODE:
 		return "opcode";
-	case MC_ERR_RESERVED:
-		return "reserved";
 	}
 	return "?";
 }

@@ -156,8 +156,9 @@ for _ in range(200):
         bad.append((times, r))
 ok(not bad, "parse: 200 scapy PFC frames give their enable vector and times", bad[:2])
 
-ok(parse(pfc_scapy({3: 1}, reserved=1))["result"] == "reserved",
-   "parse: scapy PFC with the reserved octet set is refused (reserved)")
+r = parse(pfc_scapy({3: 1}, reserved=1))
+ok(r["result"] == "ok" and r["enable"] == 0x08,
+   "parse: scapy PFC with the reserved octet set: ignored, priority 3 enabled", r)
 ok(parse(pfc_scapy({3: 1}, dst="02:00:00:00:00:0b"), own="02:00:00:00:00:0b")["result"] == "da",
    "parse: scapy PFC to a unicast address is refused (da)")
 ok(parse(pause_scapy(9, dst="02:00:00:00:00:0b"), own="02:00:00:00:00:0b")["result"] == "ok",
