@@ -25,7 +25,7 @@
 # is 100 ms, against a 204.8 ms pause.
 
 ALL_TESTS="pause_times pause_scapy pause_replace_longer pause_replace_shorter
-	   pause_xon pfc_one_prio pfc_two_times mode_switches counters_exact
+	   pause_xon xon_kick pfc_one_prio pfc_two_times mode_switches counters_exact
 	   flowctl_send_pause config_race"
 source "$(dirname "$0")/lib.sh"
 require_cmd jq tc ip
@@ -33,7 +33,7 @@ require_cmd jq tc ip
 # (lib.sh). The others (exact counters, modes, the race) never do.
 RETRY_TIMING=1
 TIMING_CASES="pause_times pause_scapy pause_replace_longer pause_replace_shorter
-	      pause_xon pfc_one_prio pfc_two_times flowctl_send_pause"
+	      pause_xon xon_kick pfc_one_prio pfc_two_times flowctl_send_pause"
 
 SPEED=100
 INTERVAL_US=500
@@ -63,22 +63,35 @@ quanta_us()
 # stream MS "PORT:PRIO ..." SEQ_ARGS...: run one UDP stream per PORT:PRIO
 # from A to B, play the frame sequence from B 100 ms after every stream is
 # seen flowing, keep streaming MS milliseconds after the last frame went
-# out, and leave each stream's largest gap (us) in GAP[PORT] and the
-# frames' real send offsets (us) in SENT[]. Under TCG a process can start
-# hundreds of milliseconds late, so the streams run until told to stop.
-declare -A GAP
+# out, and leave each stream's largest gap (us) in GAP[PORT], the gap that
+# the first frame opened in GAP_AT[PORT] (below), and the frames' real send
+# offsets (us) in SENT[]. Under TCG a process can start hundreds of
+# milliseconds late, so the streams run until told to stop.
+#
+# GAP_AT is the longest gap of at least 2 ms whose first datagram reached B
+# between 2 ms before and 20 ms after the first frame left B (wall clock:
+# the datagrams' receive timestamps against seq's send time): the last
+# datagram before the gate closed arrived then, give or take a 500 us
+# interval and the reaction. 0 if there is none: a gap elsewhere in the
+# stream (a VM stall) is not taken for the pause.
+FRAME_EARLY_US=2000
+FRAME_LATE_US=20000
+declare -A GAP GAP_AT
 SENT=()
+SENT_WALL=()
 stream()
 {
 	local ms=$1 flows=$2 f port prio pids=() rpids=()
 
 	shift 2
 	GAP=()
+	GAP_AT=()
 	SENT=()
+	SENT_WALL=()
 	for f in $flows; do
 		port=${f%%:*}
 		rm -f "$TMP/r.$port"
-		ip netns exec "$B" "$FCTEST" recv "$port" 1 >"$TMP/r.$port" &
+		ip netns exec "$B" "$FCTEST" recv "$port" 1 min-gap-us 2000 >"$TMP/r.$port" &
 		rpids+=($!)
 	done
 	for f in $flows; do
@@ -102,6 +115,7 @@ stream()
 		shift
 		ip netns exec "$B" "$FCTEST" seq b0 $d0 "$@" >"$TMP/seq"
 		mapfile -t SENT < <(awk '{print $3}' "$TMP/seq")
+		mapfile -t SENT_WALL < <(awk '{print $4}' "$TMP/seq")
 	fi
 	sleep "$(echo "scale=3; $ms / 1000" | bc)"
 	kill "${pids[@]}" 2>/dev/null
@@ -110,7 +124,14 @@ stream()
 	for f in $flows; do
 		port=${f%%:*}
 		GAP[$port]=$(awk '/max_gap_us/ {print $4}' "$TMP/r.$port")
-		log_info "flow $f: $(tail -n 1 "$TMP/r.$port")"
+		GAP_AT[$port]=0
+		if [ ${#SENT_WALL[@]} -gt 0 ]; then
+			GAP_AT[$port]=$(awk -v lo=$((SENT_WALL[0] - FRAME_EARLY_US)) \
+				-v hi=$((SENT_WALL[0] + FRAME_LATE_US)) '
+				$1 == "gap" && $2 >= lo && $2 <= hi && $3 > m { m = $3 }
+				END { print m + 0 }' "$TMP/r.$port")
+		fi
+		log_info "flow $f: $(tail -n 1 "$TMP/r.$port"); gap at the first frame ${GAP_AT[$port]}us"
 	done
 }
 
@@ -127,9 +148,18 @@ pause_times()
 
 	for q in 5000 20000 65535; do
 		stream $(($(quanta_us $q) / 1000 + 300)) "5000:0" 0 "$(pause_hex "$MAC_B" $q)"
-		check_gap "${GAP[5000]}" "$(quanta_us $q)" "PAUSE $q quanta"
+		check_gap "${GAP_AT[5000]}" "$(quanta_us $q)" "PAUSE $q quanta"
 	done
-	log_test "PAUSE of 5000, 20000, 65535 quanta at 100 Mb/s"
+	# The control, in the same case: the same frame with rx off opens no
+	# gap where the frame went (the frame itself, or sending it, does not
+	# stall the stream).
+	fc "$A" set dev a0 rx off
+	stream 400 "5000:0" 0 "$(pause_hex "$MAC_B" 20000)"
+	fc "$A" set dev a0 rx on
+	log_info "rx off: gap at the frame ${GAP_AT[5000]}us, largest ${GAP[5000]}us"
+	[ "${GAP_AT[5000]}" -lt $(($(quanta_us 20000) / 2)) ]
+	check_err $? "with rx off a ${GAP_AT[5000]}us gap opened at the PAUSE frame (20000 quanta)"
+	log_test "PAUSE of 5000, 20000, 65535 quanta at 100 Mb/s (none with rx off)"
 }
 
 pause_scapy()
@@ -139,7 +169,7 @@ pause_scapy()
 	hex=$(scapy_pause_hex "$MAC_B" 10000)
 	check_eq "$hex" "$(pause_hex "$MAC_B" 10000)" "scapy PAUSE bytes vs lib.sh"
 	stream 350 "5000:0" 0 "$hex"
-	check_gap "${GAP[5000]}" "$(quanta_us 10000)" "scapy PAUSE 10000 quanta"
+	check_gap "${GAP_AT[5000]}" "$(quanta_us 10000)" "scapy PAUSE 10000 quanta"
 	log_test "PAUSE frame built by scapy"
 }
 
@@ -148,7 +178,7 @@ pause_replace_longer()
 	# 10000 quanta (51.2 ms), then after 20 ms 20000 (102.4 ms) from then.
 	stream 400 "5000:0" 0 "$(pause_hex "$MAC_B" 10000)" \
 		20000 "$(pause_hex "$MAC_B" 20000)"
-	check_gap "${GAP[5000]}" $((SENT[1] - SENT[0] + $(quanta_us 20000))) \
+	check_gap "${GAP_AT[5000]}" $((SENT[1] - SENT[0] + $(quanta_us 20000))) \
 		"longer PAUSE replacing a running one"
 	log_test "a longer PAUSE replaces the running timer"
 }
@@ -158,7 +188,7 @@ pause_replace_shorter()
 	# 65535 quanta (335 ms), then after 30 ms 2000 quanta (10.2 ms).
 	stream 300 "5000:0" 0 "$(pause_hex "$MAC_B" 65535)" \
 		30000 "$(pause_hex "$MAC_B" 2000)"
-	check_gap "${GAP[5000]}" $((SENT[1] - SENT[0] + $(quanta_us 2000))) \
+	check_gap "${GAP_AT[5000]}" $((SENT[1] - SENT[0] + $(quanta_us 2000))) \
 		"shorter PAUSE replacing a running one"
 	log_test "a shorter PAUSE replaces the running timer"
 }
@@ -167,7 +197,7 @@ pause_xon()
 {
 	stream 300 "5000:0" 0 "$(pause_hex "$MAC_B" 65535)" \
 		50000 "$(pause_hex "$MAC_B" 0)"
-	check_gap "${GAP[5000]}" $((SENT[1] - SENT[0])) "XON after 50 ms"
+	check_gap "${GAP_AT[5000]}" $((SENT[1] - SENT[0])) "XON after 50 ms"
 	log_test "XON ends a pause at once"
 }
 
@@ -176,7 +206,7 @@ pfc_one_prio()
 	fc "$A" set dev a0 mode pfc pfc-prios all
 	check_err $? "set mode pfc failed"
 	stream 500 "5000:0 5003:3" 0 "$(pfc_hex "$MAC_B" 0x08 0 0 0 40000)"
-	check_gap "${GAP[5003]}" "$(quanta_us 40000)" "PFC prio 3"
+	check_gap "${GAP_AT[5003]}" "$(quanta_us 40000)" "PFC prio 3"
 	check_range "${GAP[5000]}" 0 $UNPAUSED_US "prio 0 gap while prio 3 paused (us)"
 	# Who is paused, on which priority, since when: at 10 Mb/s 65535
 	# quanta last 3.36 s, time enough to look once in the middle.
@@ -218,8 +248,8 @@ pfc_two_times()
 	check_eq "$hex" "$(pfc_hex "$MAC_B" 0x28 0 0 0 10000 0 40000)" \
 		"scapy PFC bytes vs lib.sh"
 	stream 500 "5003:3 5005:5 5000:0" 0 "$hex"
-	check_gap "${GAP[5003]}" "$(quanta_us 10000)" "PFC prio 3 of two"
-	check_gap "${GAP[5005]}" "$(quanta_us 40000)" "PFC prio 5 of two"
+	check_gap "${GAP_AT[5003]}" "$(quanta_us 10000)" "PFC prio 3 of two"
+	check_gap "${GAP_AT[5005]}" "$(quanta_us 40000)" "PFC prio 5 of two"
 	check_range "${GAP[5000]}" 0 $UNPAUSED_US "prio 0 gap (us)"
 	fc "$A" set dev a0 mode pause
 	log_test "one PFC frame, two priorities, two times (scapy)"
@@ -311,25 +341,62 @@ counters_exact()
 	log_test "every kind of frame counted exactly"
 }
 
+# The kick: a gate that opens early (XON) must run the qdisc at once. With
+# a band full and the sender stopped nothing else would: the qdisc's own
+# timer is set for the end of the 65535 quanta (3.36 s at 10 Mb/s).
+xon_kick()
+{
+	local t0 first got
+
+	fc "$A" set dev a0 mode pause speed 10 rx on
+	ip netns exec "$B" "$FCTEST" raw b0 "$(pause_hex "$MAC_B" 65535)"
+	check_eq "$(fc_get "$A" a0 .prio[0].paused)" true "a0 paused"
+	rm -f "$TMP/r.5000"
+	ip netns exec "$B" "$FCTEST" recv 5000 1 >"$TMP/r.5000" &
+	local rp=$!
+	while ! grep -q ready "$TMP/r.5000"; do sleep 0.05; done
+	ip netns exec "$A" "$FCTEST" send 198.18.0.2 5000 0 200 >/dev/null
+	check_range "$(fc_get "$A" a0 .prio[0].backlog_packets)" 200 210 "datagrams held in band 0"
+	sleep 0.2
+	t0=$(date +%s%6N)
+	ip netns exec "$B" "$FCTEST" raw b0 "$(pause_hex "$MAC_B" 0)"
+	wait $rp
+	got=$(awk '/^packets/ {print $2}' "$TMP/r.5000")
+	first=$(awk '/^packets/ {print $8}' "$TMP/r.5000")
+	log_info "XON sent at $t0 us, first datagram at $first us: $((first - t0)) us later"
+	check_eq "$got" 200 "datagrams received once the gate opened"
+	check_range $((first - t0)) 0 200000 "first datagram after the XON (us)"
+	fc "$A" set dev a0 speed $SPEED
+	log_test "XON with a held band and no sender: the band drains at once"
+}
+
 flowctl_send_pause()
 {
 	# Our own sender: flowctl send from the partner's side, mid-stream.
+	local t0 t1
+
 	rm -f "$TMP/r.5000"
-	ip netns exec "$B" "$FCTEST" recv 5000 1 >"$TMP/r.5000" &
+	ip netns exec "$B" "$FCTEST" recv 5000 1 min-gap-us 2000 >"$TMP/r.5000" &
 	local rp=$!
 	while ! grep -q ready "$TMP/r.5000"; do sleep 0.05; done
 	ip netns exec "$A" "$FCTEST" send 198.18.0.2 5000 $INTERVAL_US 100000 >/dev/null &
 	local sp=$!
 	while ! grep -q first "$TMP/r.5000"; do sleep 0.02; done
 	sleep 0.1
+	# The frame leaves between t0 and t1 (the CLI's start included).
+	t0=$(date +%s%6N)
 	fc "$B" send dev b0 pause 20000 >/dev/null
 	check_err $? "flowctl send failed"
+	t1=$(date +%s%6N)
 	sleep 0.4
 	kill $sp
 	wait $sp 2>/dev/null
 	wait $rp
-	GAP[5000]=$(awk '/max_gap_us/ {print $4}' "$TMP/r.5000")
-	check_gap "${GAP[5000]}" "$(quanta_us 20000)" "flowctl send pause 20000"
+	GAP_AT[5000]=$(awk -v lo=$((t0 - FRAME_EARLY_US)) -v hi=$((t1 + FRAME_LATE_US)) '
+		$1 == "gap" && $2 >= lo && $2 <= hi && $3 > m { m = $3 }
+		END { print m + 0 }' "$TMP/r.5000")
+	log_info "$(tail -n 1 "$TMP/r.5000"); gap while the frame was sent ${GAP_AT[5000]}us"
+	check_gap "${GAP_AT[5000]}" "$(quanta_us 20000)" "flowctl send pause 20000"
 	log_test "PAUSE sent by flowctl send"
 }
 

@@ -3,10 +3,12 @@
  * Traffic helpers for the selftests.
  *
  *   fctest send ADDR PORT INTERVAL_US COUNT [prio P] [tos T] [size B]
- *               [sndbuf B]
+ *               [sndbuf B] [gso SEG]
  *       UDP datagrams (B bytes of payload, default 64) at a fixed interval
  *       (absolute deadlines, so a stall does not shift later packets), each
- *       carrying its sequence number. Prints "sent N" at the end.
+ *       carrying its sequence number (gso: each one a UDP GSO super-packet
+ *       of SEG-byte segments). Prints "sent N" at the end, or when
+ *       stopped by SIGTERM or SIGINT.
  *   fctest recv PORT SECONDS [min-gap-us G]
  *       Print "ready" once bound and "first" at the first datagram (waiting
  *       up to 30 s for it); then receive until SECONDS pass with nothing.
@@ -14,8 +16,10 @@
  *       receiver's own scheduling does not move them, sorted before the
  *       gaps are taken (veth can hand datagrams over through two CPUs'
  *       backlogs, which may deliver them out of order). Prints
- *       "packets N max_gap_us M" and each gap of at least G us as
- *       "gap AT_US LEN_US" (AT is relative to the first packet).
+ *       "packets N max_gap_us M span_us S first_us F" (F: the first
+ *       datagram's wall-clock time in us) and each gap of at least G us as
+ *       "gap AT_US LEN_US" (AT: the wall-clock time, in us, of the packet
+ *       that opened the gap, comparable with seq's).
  *   fctest raw DEV HEX[,HEX...] [count N] [interval-us I]
  *       Send the frame given in hex through an AF_PACKET socket on DEV;
  *       several frames (up to 8) are sent in turn, N frames in all.
@@ -25,7 +29,8 @@
  *       than being patched in and out as receivers come and go.
  *   fctest seq DEV DELAY_US HEX [DELAY_US HEX]...
  *       Send each frame DELAY_US after the previous one (the first after
- *       the start) and print "sent K AT_US" with the real offsets.
+ *       the start) and print "sent K AT_US WALL_US": the real offset from
+ *       the start and the wall-clock time of sending, in us.
  *   fctest tstamp ADDR PORT COUNT
  *       COUNT UDP datagrams from a socket asking for software TX
  *       timestamps (SO_TIMESTAMPING: TX_SOFTWARE | SOFTWARE | OPT_ID), one
@@ -41,6 +46,7 @@
 #include <net/ethernet.h>
 #include <net/if.h>
 #include <netinet/in.h>
+#include <netinet/udp.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdint.h>
@@ -108,6 +114,10 @@ static int do_send(int argc, char **argv)
 			die("SO_SNDBUF");
 		if (!strcmp(argv[a], "size"))
 			size = v > 8 && v <= (int)sizeof(buf) ? (size_t)v : 64;
+		/* UDP GSO: each send is one super-packet of size/v segments. */
+		if (!strcmp(argv[a], "gso") &&
+		    setsockopt(fd, SOL_UDP, UDP_SEGMENT, &v, sizeof(v)))
+			die("UDP_SEGMENT");
 	}
 	/* No SA_RESTART: a sendto blocked on a full socket buffer returns. */
 	sigaction(SIGTERM, &sa, NULL);
@@ -288,14 +298,18 @@ static int do_recv(int argc, char **argv)
 
 		if (g > max_gap)
 			max_gap = g;
+		/* The gap's start on the wall clock (the datagrams' kernel
+		 * timestamps), comparable with what seq prints for its frames.
+		 */
 		if (min_gap && g >= min_gap)
 			printf("gap %llu %llu\n",
-			       (unsigned long long)((ts[i - 1] - ts[0]) / 1000),
+			       (unsigned long long)(ts[i - 1] / 1000),
 			       (unsigned long long)(g / 1000));
 	}
-	printf("packets %zu max_gap_us %llu span_us %llu\n", packets,
+	printf("packets %zu max_gap_us %llu span_us %llu first_us %llu\n", packets,
 	       (unsigned long long)(max_gap / 1000),
-	       (unsigned long long)(packets ? (ts[packets - 1] - ts[0]) / 1000 : 0));
+	       (unsigned long long)(packets ? (ts[packets - 1] - ts[0]) / 1000 : 0),
+	       (unsigned long long)(packets ? ts[0] / 1000 : 0));
 	free(ts);
 	return 0;
 }
@@ -367,6 +381,7 @@ static int do_seq(int argc, char **argv)
 {
 	unsigned char frame[1514];
 	struct sockaddr_ll ll;
+	struct timespec rt;
 	uint64_t start, next;
 	int fd, a, k = 0;
 	size_t len;
@@ -388,9 +403,12 @@ static int do_seq(int argc, char **argv)
 			nanosleep(&ts, NULL);
 		}
 		t = now_ns();
+		clock_gettime(CLOCK_REALTIME, &rt);
 		if (sendto(fd, frame, len, 0, (void *)&ll, sizeof(ll)) != (ssize_t)len)
 			die("sendto");
-		printf("sent %d %llu\n", k++, (unsigned long long)((t - start) / 1000));
+		/* Offset from the start, and the wall clock (us) at sending. */
+		printf("sent %d %llu %llu\n", k++, (unsigned long long)((t - start) / 1000),
+		       (unsigned long long)rt.tv_sec * 1000000ull + rt.tv_nsec / 1000);
 	}
 	return 0;
 }

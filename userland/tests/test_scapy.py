@@ -41,10 +41,15 @@ def ok(cond, desc, detail=None):
 
 
 def skip(desc):
-    global n, skipped
+    """A check that cannot run: a failure unless FLOWCTL_ALLOW_SKIP=1."""
+    global n, skipped, failed
     n += 1
-    skipped += 1
-    print(f"ok {n} - {desc} # SKIP")
+    if os.environ.get("FLOWCTL_ALLOW_SKIP") == "1":
+        skipped += 1
+        print(f"ok {n} - {desc} # SKIP")
+    else:
+        failed += 1
+        print(f"not ok {n} - {desc} (scripts/deps.sh installs it; FLOWCTL_ALLOW_SKIP=1 skips)")
 
 
 def finish():

@@ -1,0 +1,263 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The sending side, judged in a lab that congests whatever the VM's speed:
+# R holds s1 paused, so what H sends waits in s1's bands, charged to s0,
+# and s0 pauses a0. Then: the refresh of a held XOFF (at half its time, and
+# no faster), sent while s0 is itself paused by a0 (MAC Control frames go
+# first and are never held); every frame counted at both ends; PFC for
+# several priorities in one frame, and priorities outside the PFC set
+# lossy while the others hold; a GSO super-packet charged by its size on
+# the wire; the shaper's absolute rate.
+#
+#   +-- ns H --+        +----------- ns S -----------+        +-- ns R --+
+#   | a0       |========| s0 (tx on)  br0   s1       |========| b0       |
+#   | flowctl  |  veth  | flowctl           flowctl  |  veth  | receives,|
+#   |          |        |                   speed 10 |        | PAUSE    |
+#   +----------+        +----------------------------+        +----------+
+
+ALL_TESTS="refresh_while_paused pfc_lossless_and_lossy gso_wire_charge shaper_rate"
+source "$(dirname "$0")/lib.sh"
+require_cmd jq tc tcpdump tshark
+# The shaper's rate is a rate (TCG's timers): it runs once more on failure.
+RETRY_TIMING=1
+TIMING_CASES="shaper_rate"
+
+TMP=$(mktemp -d)
+HOLD=
+
+setup_prepare()
+{
+	setup_ns H S R
+	no_ipv6 "$H" "$S" "$R" || return 1
+	veth_pair "$H" a0 "$S" s0
+	veth_pair "$S" s1 "$R" b0
+	ip -n "$S" link add name br0 type bridge
+	ip -n "$S" link set s0 master br0
+	ip -n "$S" link set s1 master br0
+	ip -n "$S" link set br0 up
+	ip -n "$H" addr add 198.18.0.1/24 dev a0
+	ip -n "$R" addr add 198.18.0.2/24 dev b0
+	MAC_R=$(mac_of "$R" b0)
+	ip -n "$H" neigh add 198.18.0.2 lladdr "$MAC_R" dev a0 nud permanent
+	ip netns exec "$H" tc qdisc add dev a0 root flowctl || return 1
+	ip netns exec "$S" tc qdisc add dev s0 root flowctl || return 1
+	ip netns exec "$S" tc qdisc add dev s1 root flowctl || return 1
+	fc "$S" set dev s1 speed 10 mode pause rx on || return 1
+}
+
+# hold_s1: R pauses s1 (65535 quanta at 10 Mb/s, 3.4 s), refreshed every
+# second until release_s1, which also sends XON.
+hold_s1()
+{
+	ip netns exec "$R" "$FCTEST" raw b0 "$(pause_hex "$MAC_R" 65535)" \
+		count 60 interval-us 1000000 &
+	HOLD=$!
+	sleep 0.2
+}
+
+release_s1()
+{
+	[ -z "$HOLD" ] || kill "$HOLD" 2>/dev/null
+	wait "$HOLD" 2>/dev/null
+	HOLD=
+	ip netns exec "$R" "$FCTEST" raw b0 "$(pause_hex "$MAC_R" 0)"
+}
+
+# counts NS DEV: "tx_pause tx_xon tx_pfc rx_pause rx_xon rx_pfc" of DEV.
+counts()
+{
+	fc_get "$1" "$2" ' | .stats | "\(.tx_pause) \(.tx_xon) \(.tx_pfc) \(.rx_pause) \(.rx_xon) \(.rx_pfc)"'
+}
+
+# A held XOFF of 2000 quanta at 10 Mb/s lasts 102.4 ms: s0 refreshes it
+# at half that, 51.2 ms, so a0 stays paused in one episode, and sends no
+# more than that (a refresh storm would). Meanwhile a0 keeps s0 paused
+# (flowctl send, past a0's qdisc): s0's frames are MAC Control frames and
+# leave anyway. At the end, what each end sent the other counted.
+refresh_while_paused()
+{
+	local c0 c1 n t0 t1 lo hi s0c a0c ep
+
+	fc "$H" set dev a0 speed 10 mode pause rx on tx off rate off
+	fc "$S" set dev s0 speed 10 mode pause tx on rx on quanta 2000 xoff 20k xon 10k
+	fc "$S" stats reset dev s0
+	fc "$H" stats reset dev a0
+	hold_s1
+	ip netns exec "$H" "$FCTEST" send 198.18.0.2 9000 0 100 size 1000 >/dev/null
+	for _ in $(seq 50); do
+		[ "$(fc_get "$H" a0 .prio[0].paused)" = true ] && break
+		sleep 0.1
+	done
+	check_eq "$(fc_get "$H" a0 .prio[0].paused)" true "a0 paused by s0's XOFF (precondition)"
+	# a0 pauses s0 for 65535 quanta, again every second.
+	fc "$H" send dev a0 pause 65535 count 4 interval 1s >/dev/null &
+	local sp=$!
+	sleep 0.3
+	check_eq "$(fc_get "$S" s0 .prio[0].paused)" true "s0 paused by a0"
+	c0=$(fc_get "$S" s0 .stats.tx_pause)
+	t0=$(date +%s%N)
+	sleep 2
+	c1=$(fc_get "$S" s0 .stats.tx_pause)
+	t1=$(date +%s%N)
+	n=$((c1 - c0))
+	lo=$(((t1 - t0) / 102400000))
+	hi=$(((t1 - t0) / 51200000 + 2))
+	log_info "s0 sent $n XOFF in $(((t1 - t0) / 1000000)) ms while paused by a0 (refresh 51.2 ms)"
+	check_range "$n" "$lo" "$hi" "XOFF frames s0 sent in the window"
+	ep=$(fc_get "$H" a0 .prio[0].pause_episodes)
+	check_eq "$ep" 1 "a0's pause episodes while s0 held its XOFF (refreshed before it ran out)"
+	wait $sp
+	release_s1
+	for _ in $(seq 50); do
+		[ "$(fc_get "$H" a0 .prio[0].paused)" = false ] && break
+		sleep 0.1
+	done
+	sleep 0.3
+	s0c=$(counts "$S" s0)
+	a0c=$(counts "$H" a0)
+	log_info "s0: tx_pause tx_xon tx_pfc rx_pause rx_xon rx_pfc = $s0c; a0: $a0c"
+	read -r s_tp s_tx _ s_rp _ _ <<<"$s0c"
+	read -r a_tp _ _ a_rp a_rx _ <<<"$a0c"
+	check_eq "$a_rp" "$s_tp" "PAUSE frames a0 received vs s0 sent"
+	check_eq "$a_rx" "$s_tx" "XON frames a0 received vs s0 sent"
+	check_eq "$s_rp" 4 "PAUSE frames s0 received of the 4 flowctl send sent"
+	check_eq "$a_tp" 0 "a0's qdisc sent no PAUSE of its own (tx off)"
+	log_test "a held XOFF is refreshed at half its time, also while paused; both ends count the same"
+}
+
+# Mode pfc, priorities 3 and 4 lossless, 0 not. H sends 300 datagrams of
+# 1000 bytes at each of 0, 3 and 4 (DSCP) through a0 at 10 Mb/s into s1,
+# held by R, whose band limit is 100 KB: priority 0 is tail-dropped there,
+# 3 and 4 are paused at a0 by PFC and arrive whole once R lets s1 go.
+pfc_lossless_and_lossy()
+{
+	local pcap=$TMP/a0.pcap cap s p got multi pids=() spids=()
+
+	fc "$H" set dev a0 speed 10 mode pfc pfc-prios all rx on tx off rate 10mbit trust dscp
+	fc "$S" set dev s0 speed 10 mode pfc pfc-prios 3,4 tx on trust dscp quanta 65535 \
+		prio 3 xoff 20k xon 10k prio 4 xoff 20k xon 10k
+	fc "$S" set dev s1 limit 100k trust dscp
+	fc "$S" stats reset dev s1
+	fc "$S" stats reset dev s0
+	fc "$H" stats reset dev a0
+	ip netns exec "$H" tcpdump -Z root -i a0 -nn -w "$pcap" -U 'ether proto 0x8808' \
+		2>/dev/null &
+	cap=$!
+	for p in 0 3 4; do
+		ip netns exec "$R" "$FCTEST" recv $((9100 + p)) 5 >"$TMP/r.$p" &
+		pids+=($!)
+	done
+	for p in 0 3 4; do
+		while ! grep -q ready "$TMP/r.$p" 2>/dev/null; do sleep 0.05; done
+	done
+	hold_s1
+	# In the background: a sender whose priority is paused blocks on its
+	# socket buffer (held, not dropped) until s1 is let go.
+	for p in 0 3 4; do
+		ip netns exec "$H" "$FCTEST" send 198.18.0.2 $((9100 + p)) 0 300 size 1000 \
+			tos $((p << 5)) >"$TMP/s.$p" &
+		spids+=($!)
+	done
+	# 900 KB at 10 Mb/s: 0.75 s for a0 to offer it all, if unpaused.
+	sleep 2
+	s=$(fc "$S" -j -s show dev s0)
+	log_info "s0 PFC sent per priority: $(echo "$s" | jq -c '[.[0].prio[].tx_pfc]')"
+	release_s1
+	wait "${spids[@]}"
+	wait "${pids[@]}"
+	sleep 0.5
+	kill $cap
+	wait $cap 2>/dev/null
+	s=$(fc "$S" -j -s show dev s0)
+	for p in 3 4; do
+		got=$(awk '/^packets/ {print $2}' "$TMP/r.$p")
+		check_eq "$got" "$(awk '/^sent/ {print $2}' "$TMP/s.$p")" \
+			"priority $p: datagrams received vs sent (lossless)"
+		[ "$(echo "$s" | jq ".[0].prio[$p].tx_pfc")" -ge 1 ]
+		check_err $? "s0 sent no PFC XOFF for priority $p"
+		check_eq "$(fc_get "$S" s1 ".prio[$p].drops")" 0 "s1's drops of priority $p"
+		check_eq "$(fc_get "$H" a0 ".prio[$p].drops")" 0 "a0's drops of priority $p"
+	done
+	got=$(awk '/^packets/ {print $2}' "$TMP/r.0")
+	log_info "priority 0: $got of 300 received, s1 dropped $(fc_get "$S" s1 .prio[0].drops)"
+	[ "$(fc_get "$S" s1 .prio[0].drops)" -gt 0 ]
+	check_err $? "priority 0 (outside the PFC set) was not dropped at s1: the lab did not congest"
+	check_eq "$(echo "$s" | jq '[.[0].prio[0,1,2,5,6,7].tx_pfc, .[0].prio[0,1,2,5,6,7].tx_pfc_xon] | add')" 0 \
+		"PFC frames naming a priority outside the set"
+	check_eq "$(fc_get "$H" a0 .prio[0].pause_episodes)" 0 "a0's priority 0 paused"
+	# Per priority, what s0 sent a0 counted; and at least one frame named
+	# both 3 and 4 (a refresh carries every XOFF in force).
+	for p in 3 4; do
+		check_eq "$(fc_get "$H" a0 ".prio[$p].rx_pfc")" \
+			"$(echo "$s" | jq ".[0].prio[$p].tx_pfc + .[0].prio[$p].tx_pfc_xon")" \
+			"priority $p: PFC a0 counted vs s0 sent"
+	done
+	multi=$(tshark -r "$pcap" -Y 'macc.opcode == 0x0101' -T fields -e macc.cbfc.enbv \
+		2>/dev/null | sort | uniq -c | tr '\n' ' ')
+	log_info "PFC enable vectors seen on a0: $multi"
+	echo "$multi" | grep -q '0x0018'
+	check_err $? "no PFC frame named priorities 3 and 4 together: $multi"
+	fc "$H" set dev a0 mode pause rate off trust pcp
+	fc "$S" set dev s0 mode pause trust pcp
+	fc "$S" set dev s1 limit 1m trust pcp
+	log_test "PFC: priorities 3 and 4 held, not dropped, 0 tail-dropped; frames name both"
+}
+
+# One UDP GSO send of 10 segments of 1400 bytes waits in s1, charged to s0
+# by its size on the wire: 10 x (1400 + 8 + 20 + 14) bytes of frames,
+# plus 24 bytes each of preamble, FCS and gap: 14660.
+gso_wire_charge()
+{
+	local c
+
+	fc "$H" set dev a0 mode pause rate off
+	fc "$S" set dev s0 mode pause tx off
+	hold_s1
+	ip netns exec "$H" "$FCTEST" send 198.18.0.2 9000 0 1 size 14000 gso 1400 >/dev/null
+	check_err $? "cannot send a UDP GSO datagram"
+	sleep 0.3
+	c=$(fc "$S" -j -s show dev s0 | jq '[.[0].prio[].charge_bytes] | add')
+	check_eq "$c" 14660 "bytes charged to s0 for one 10-segment GSO packet"
+	check_eq "$(fc_get "$S" s1 '.prio | map(.backlog_packets) | add')" 1 \
+		"s1 holds it as one packet"
+	release_s1
+	sleep 0.3
+	check_eq "$(fc "$S" -j -s show dev s0 | jq '[.[0].prio[].charge_bytes] | add')" 0 \
+		"charge once it left"
+	log_test "a GSO packet is charged its size on the wire, per segment"
+}
+
+# rate 10mbit: 500 datagrams of 1000 bytes (1066 on the wire) leave a0 at
+# 10 Mb/s. TCG's timers can only make the shaper late, never early:
+# within 85% and 102% of the rate, as R measures it.
+shaper_rate()
+{
+	local got span bps
+
+	fc "$H" set dev a0 mode pause rate 10mbit
+	ip netns exec "$R" "$FCTEST" recv 9000 1 >"$TMP/r" &
+	local rp=$!
+	while ! grep -q ready "$TMP/r"; do sleep 0.05; done
+	ip netns exec "$H" "$FCTEST" send 198.18.0.2 9000 0 500 size 1000 >/dev/null
+	wait $rp
+	got=$(awk '/^packets/ {print $2}' "$TMP/r")
+	span=$(awk '/^packets/ {print $6}' "$TMP/r")
+	check_eq "$got" 500 "datagrams received"
+	# got - 1 intervals between the first and the last arrival.
+	bps=$(((got - 1) * 1066 * 8 * 1000000 / (span > 0 ? span : 1)))
+	log_info "shaped at 10 Mb/s: $bps b/s on the wire"
+	check_range "$bps" 8500000 10200000 "rate on the wire (b/s)"
+	fc "$H" set dev a0 rate off
+	log_test "the shaper's rate: 10 Mb/s on the wire, within 85%..102%"
+}
+
+cleanup()
+{
+	release_s1 2>/dev/null
+	cleanup_ns
+	rm -rf "$TMP"
+}
+
+setup_prepare || setup_failed
+run_tests
