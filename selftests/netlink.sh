@@ -17,7 +17,7 @@
 #   +------------------------------+      +------------------------------+
 
 ALL_TESTS="defaults set_roundtrip refused_unchanged dump_many dump_churn
-	   dump_netns perms events event_storm watch_verdicts send_tshark
+	   dump_netns perms events event_storm events_lost watch_verdicts send_tshark
 	   ynl_dump_set"
 source "$(dirname "$0")/lib.sh"
 require_cmd jq tc
@@ -320,6 +320,42 @@ event_storm()
 
 # watch_verdicts: PAUSE frames through every interval read "steady"; one
 # burst at the start and nothing after reads "bursty".
+# The monitor's warning when the kernel dropped events for it. Without
+# CAP_NET_ADMIN it cannot force its 4 MiB buffer and gets rmem_max, set to
+# 4096 here; stopped while PFC frames toggle eight priorities, its buffer
+# overflows. It must say so on stderr and go on.
+events_lost()
+{
+	local out=$TMP/lost rmem mp xoff xon alive=0
+
+	rmem=$(sysctl -n net.core.rmem_max)
+	sysctl -qw net.core.rmem_max=4096
+	fc "$A" set dev a0 mode pfc pfc-prios all speed 100 rx on
+	ip netns exec "$A" setpriv --inh-caps=-net_admin --bounding-set=-net_admin \
+		flowctl -j monitor dev a0 >"$out" 2>"$out.err" &
+	mp=$!
+	sleep 1
+	kill -STOP $mp
+	xoff=$(pfc_hex "$MAC_B" 0xff 65535 65535 65535 65535 65535 65535 65535 65535)
+	xon=$(pfc_hex "$MAC_B" 0xff 0 0 0 0 0 0 0 0)
+	ip netns exec "$B" "$FCTEST" raw b0 "$xoff,$xon" count 400 interval-us 100
+	sleep 0.5
+	kill -CONT $mp
+	sleep 1
+	kill -0 $mp 2>/dev/null && alive=1
+	kill $mp 2>/dev/null
+	wait $mp 2>/dev/null
+	sysctl -qw net.core.rmem_max="$rmem"
+	log_info "monitor stderr: $(tr '\n' ' ' <"$out.err"); $(wc -l <"$out") events printed"
+	grep -q 'Warning: events lost' "$out.err"
+	check_err $? "no warning from a monitor whose buffer overflowed"
+	check_eq "$alive" 1 "the monitor still running after the overflow"
+	[ -s "$out" ]
+	check_err $? "the monitor printed no event at all"
+	fc "$A" set dev a0 mode pause
+	log_test "the monitor warns that events were lost, and goes on"
+}
+
 watch_verdicts()
 {
 	local out=$TMP/watch v

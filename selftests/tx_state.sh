@@ -107,6 +107,8 @@ refresh_while_paused()
 	check_range "$n" "$lo" "$hi" "XOFF frames s0 sent in the window"
 	ep=$(fc_get "$H" a0 .prio[0].pause_episodes)
 	check_eq "$ep" 1 "a0's pause episodes while s0 held its XOFF (refreshed before it ran out)"
+	[ "$(fc_get "$H" a0 .prio[0].paused_ns_total)" -ge $((t1 - t0)) ]
+	check_err $? "a0's paused_ns_total is shorter than the window s0 held it paused"
 	wait $sp
 	release_s1
 	for _ in $(seq 50); do
@@ -236,6 +238,7 @@ shaper_rate()
 	local got span bps
 
 	fc "$H" set dev a0 mode pause rate 10mbit
+	fc "$H" stats reset dev a0
 	ip netns exec "$R" "$FCTEST" recv 9000 1 >"$TMP/r" &
 	local rp=$!
 	while ! grep -q ready "$TMP/r"; do sleep 0.05; done
@@ -244,6 +247,10 @@ shaper_rate()
 	got=$(awk '/^packets/ {print $2}' "$TMP/r")
 	span=$(awk '/^packets/ {print $6}' "$TMP/r")
 	check_eq "$got" 500 "datagrams received"
+	# What a0 says it sent, against what R received: 500 frames of
+	# 1000 + 8 + 20 + 14 bytes.
+	check_eq "$(fc_get "$H" a0 '.prio[0] | "\(.tx_packets) \(.tx_bytes)"')" "500 521000" \
+		"a0's band 0 tx_packets and tx_bytes"
 	# got - 1 intervals between the first and the last arrival.
 	bps=$(((got - 1) * 1066 * 8 * 1000000 / (span > 0 ? span : 1)))
 	log_info "shaped at 10 Mb/s: $bps b/s on the wire"
