@@ -87,9 +87,10 @@ stats_reset_in_pause()
 	# Counted from the reset, not from the frame 0.3 s before it.
 	check_range "$el" 1 $((t1 - t0)) "paused_ns_total since the reset"
 	# The pause itself runs to its end: what is left is its time minus
-	# what passed since the frame (at least the 0.5 s slept), no more.
+	# what passed since the frame (the 0.5 s slept, less the few ms the
+	# frame may take to arrive), no more.
 	left=$(echo "$s" | jq '.[0].prio[0].pause_left_ns')
-	check_range "$left" $((Q65535_10 - (t1 - tf))) $((Q65535_10 - 500000000)) \
+	check_range "$left" $((Q65535_10 - (t1 - tf))) $((Q65535_10 - 450000000)) \
 		"pause_left_ns after the reset"
 	pause "$A" a0 "$B" b0 0
 	check_eq "$(fc_get "$A" a0 .stats.rx_xon)" 1 "rx_xon after the reset"
@@ -97,8 +98,8 @@ stats_reset_in_pause()
 	log_test "stats reset during a pause: counters restart, the pause goes on"
 }
 
-# left_ns QUANTA: send a PAUSE and read pause_left_ns + pause_elapsed_ns,
-# the pause's whole time at the speed in use.
+# whole_ns QUANTA: send a PAUSE and read pause_left_ns + pause_elapsed_ns,
+# the pause's whole time at the speed in use; then XON.
 whole_ns()
 {
 	pause "$A" a0 "$B" b0 "$1"
@@ -118,8 +119,8 @@ speed_sources()
 	check_eq "$(fc_get "$A" a0 ' | "\(.speed_mbps) \(.speed_source)"')" "20 rate" "from the rate"
 	check_eq "$(whole_ns 65535)" $((Q65535_10 / 2)) "65535 quanta at 20 Mb/s (ns)"
 	fc "$A" set dev a0 rate off
+	# (At 10 Gb/s 65535 quanta last 3.4 ms: over before anyone can look.)
 	check_eq "$(fc_get "$A" a0 ' | "\(.speed_mbps) \(.speed_source)"')" "10000 ethtool" "from ethtool"
-	check_eq "$(whole_ns 65535)" $((Q65535_10 / 1000)) "65535 quanta at 10 Gb/s (ns)"
 	fc "$A" set dev a0 speed 10
 	log_test "speed from the configuration, the rate, ethtool, in that order"
 }
