@@ -98,7 +98,7 @@ offer()
 	wait $sp
 	d1=$(s1_drops)
 	got="" span=""
-	while read -r w a _ _ _ b; do
+	while read -r w a _ _ _ b _; do
 		[ "$w" = packets ] && got=$a span=$b
 	done <"$BENCH_TMP/r"
 	if ! is_uint "$got" || ! is_uint "$span" || [ "$span" -eq 0 ]; then

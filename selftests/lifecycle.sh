@@ -94,6 +94,7 @@ netns_delete()
 	veth_pair "$X" x0 "$Y" y0
 	r0=$(mod_refs)
 	ip netns exec "$X" tc qdisc add dev x0 root flowctl
+	fc "$X" set dev x0 speed 10
 	check_eq "$(fc "$X" -j show | jq length)" 1 "flowctl ports in the namespace before"
 	check_eq "$(mod_refs)" $((r0 + 1)) "module references with the port attached"
 	ip netns exec "$Y" "$FCTEST" raw y0 "$(pause_hex "$(mac_of "$Y" y0)" 65535)" \

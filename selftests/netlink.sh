@@ -20,7 +20,9 @@ ALL_TESTS="defaults set_roundtrip refused_unchanged dump_many dump_churn
 	   dump_netns perms events event_storm events_lost watch_verdicts send_tshark
 	   ynl_dump_set"
 source "$(dirname "$0")/lib.sh"
-require_cmd jq tc
+require_cmd jq tc setpriv
+MONITOR_PID=
+RMEM_SAVED=
 
 TMP=$(mktemp -d)
 
@@ -318,8 +320,6 @@ event_storm()
 	log_test "an event storm: one message per frame at most, 1000/s, the rest counted"
 }
 
-# watch_verdicts: PAUSE frames through every interval read "steady"; one
-# burst at the start and nothing after reads "bursty".
 # The monitor's warning when the kernel dropped events for it. Without
 # CAP_NET_ADMIN it cannot force its 4 MiB buffer and gets rmem_max, set to
 # 4096 here; stopped while PFC frames toggle eight priorities, its buffer
@@ -329,11 +329,13 @@ events_lost()
 	local out=$TMP/lost rmem mp xoff xon alive=0
 
 	rmem=$(sysctl -n net.core.rmem_max)
+	RMEM_SAVED=$rmem
 	sysctl -qw net.core.rmem_max=4096
 	fc "$A" set dev a0 mode pfc pfc-prios all speed 100 rx on
 	ip netns exec "$A" setpriv --inh-caps=-net_admin --bounding-set=-net_admin \
 		flowctl -j monitor dev a0 >"$out" 2>"$out.err" &
 	mp=$!
+	MONITOR_PID=$mp
 	sleep 1
 	kill -STOP $mp
 	xoff=$(pfc_hex "$MAC_B" 0xff 65535 65535 65535 65535 65535 65535 65535 65535)
@@ -346,6 +348,7 @@ events_lost()
 	kill $mp 2>/dev/null
 	wait $mp 2>/dev/null
 	sysctl -qw net.core.rmem_max="$rmem"
+	RMEM_SAVED= MONITOR_PID=
 	log_info "monitor stderr: $(tr '\n' ' ' <"$out.err"); $(wc -l <"$out") events printed"
 	grep -q 'Warning: events lost' "$out.err"
 	check_err $? "no warning from a monitor whose buffer overflowed"
@@ -356,6 +359,8 @@ events_lost()
 	log_test "the monitor warns that events were lost, and goes on"
 }
 
+# watch_verdicts: PAUSE frames through every interval read "steady"; one
+# burst at the start and nothing after reads "bursty".
 watch_verdicts()
 {
 	local out=$TMP/watch v
@@ -390,10 +395,9 @@ send_tshark()
 		log_skip "flowctl send decoded by tshark" "no tshark"
 		return
 	fi
-	ip netns exec "$B" tcpdump -Z root -i b0 -nn -w "$pcap" -U 'ether proto 0x8808' \
-		2>/dev/null &
-	cap=$!
-	sleep 1
+	capture "$B" b0 "$pcap" 'ether proto 0x8808'
+	check_err $? "tcpdump did not start on b0"
+	cap=$CAP_PID
 	fc "$A" send dev a0 pause 1234 >/dev/null
 	check_err $? "send pause"
 	fc "$A" send dev a0 xon >/dev/null
@@ -447,6 +451,9 @@ ynl_dump_set()
 
 cleanup()
 {
+	# events_lost interrupted: its monitor stopped, rmem_max lowered.
+	[ -z "$MONITOR_PID" ] || kill -CONT "$MONITOR_PID" 2>/dev/null
+	[ -z "$RMEM_SAVED" ] || sysctl -qw net.core.rmem_max="$RMEM_SAVED"
 	cleanup_ns
 	rm -rf "$TMP"
 }

@@ -160,17 +160,27 @@ band_limit()
 	log_test "byte limit per band, tail drop counted, tc -s statistics"
 }
 
-# drain_order MAP: with a0 paused, 20 datagrams at priority 1, then 20 at
-# priority 0; XON, and the shaper (200 kbit/s: 40 ms a datagram) drains
-# them. Prints the backlogs of bands 0 and 1 read 0.2 s after the XON.
+# drain_order MAP: with a0 paused (the partner refreshing its PAUSE every
+# second, so that a slow kernel's sending cannot outlast it), 20 datagrams
+# at priority 1, then 20 at priority 0; XON, and the shaper (200 kbit/s:
+# 40 ms a datagram) drains them. Prints the backlogs of bands 0 and 1 just
+# before the XON, then 0.2 s after it.
 drain_order()
 {
-	local s
+	local s refresh
 
 	fc "$A" set dev a0 prio-tc "$1" speed 10 rate 200kbit mode pause
 	ip netns exec "$B" "$FCTEST" raw b0 "$(pause_hex "$MAC_B" 65535)"
+	ip netns exec "$B" "$FCTEST" raw b0 "$(pause_hex "$MAC_B" 65535)" \
+		count 120 interval-us 1000000 &
+	refresh=$!
 	ip netns exec "$A" "$FCTEST" send 198.18.0.2 7003 0 20 size 1000 prio 1 >/dev/null
 	ip netns exec "$A" "$FCTEST" send 198.18.0.2 7003 0 20 size 1000 prio 0 >/dev/null
+	kill $refresh
+	wait $refresh 2>/dev/null
+	s=$(fc "$A" -j -s show dev a0)
+	echo "$s" | jq -r '"\(.[0].prio[0].backlog_packets) \(.[0].prio[1].backlog_packets) "' |
+		tr -d '\n'
 	ip netns exec "$B" "$FCTEST" raw b0 "$(pause_hex "$MAC_B" 0)"
 	sleep 0.2
 	s=$(fc "$A" -j -s show dev a0)
@@ -184,27 +194,30 @@ drain_order()
 
 band_order()
 {
-	local b0 b1 TMPD
+	local p0 p1 b0 b1 TMPD
 
 	TMPD=$(mktemp -d)
 
 	check_eq "$(fc_get "$A" a0 '.prio_tc | map(tostring) | join(",")')" "1,0,2,3,4,5,6,7" \
 		"default prio-tc (IEEE 802.1Q Table 8-5)"
 	drain_order 8021q >"$TMPD/order"
-	read -r b0 b1 <"$TMPD/order"
-	log_info "802.1Q order: backlog 0.2 s after XON: band 0 $b0, band 1 $b1"
+	read -r p0 p1 b0 b1 <"$TMPD/order"
+	log_info "802.1Q order: backlog before XON $p0/$p1, 0.2 s after: band 0 $b0, band 1 $b1"
+	check_eq "$p0 $p1" "20 20" "both bands held before the XON (802.1Q order)"
 	check_eq "$b1" 20 "band 1 (background) untouched while band 0 drains"
 	[ "$b0" -lt 20 ]
 	check_err $? "band 0 (best effort) not served first: backlog $b0"
 	drain_order numeric >"$TMPD/order"
-	read -r b0 b1 <"$TMPD/order"
-	log_info "numeric order: band 0 $b0, band 1 $b1"
+	read -r p0 p1 b0 b1 <"$TMPD/order"
+	log_info "numeric order: before XON $p0/$p1, after: band 0 $b0, band 1 $b1"
+	check_eq "$p0 $p1" "20 20" "both bands held before the XON (numeric)"
 	check_eq "$b0" 20 "band 0 untouched while band 1 drains (prio-tc numeric)"
 	[ "$b1" -lt 20 ]
 	check_err $? "band 1 not served first with prio-tc numeric: backlog $b1"
 	drain_order 0,0,0,0,0,0,0,0 >"$TMPD/order"
-	read -r b0 b1 <"$TMPD/order"
-	log_info "one class: band 0 $b0, band 1 $b1"
+	read -r p0 p1 b0 b1 <"$TMPD/order"
+	log_info "one class: before XON $p0/$p1, after: band 0 $b0, band 1 $b1"
+	check_eq "$p0 $p1" "20 20" "both bands held before the XON (one class)"
 	check_eq "$b0" 20 "one class for all: the higher priority (1) first"
 	rm -rf "$TMPD"
 	fc "$A" set dev a0 prio-tc 8021q rate off speed auto

@@ -357,7 +357,10 @@ xon_kick()
 	while ! grep -q ready "$TMP/r.5000"; do sleep 0.05; done
 	ip netns exec "$A" "$FCTEST" send 198.18.0.2 5000 0 200 >/dev/null
 	check_range "$(fc_get "$A" a0 .prio[0].backlog_packets)" 200 210 "datagrams held in band 0"
+	# A fresh 3.4 s pause, so that only the XON can open the gate.
+	ip netns exec "$B" "$FCTEST" raw b0 "$(pause_hex "$MAC_B" 65535)"
 	sleep 0.2
+	check_eq "$(fc_get "$A" a0 .prio[0].paused)" true "a0 still paused before the XON"
 	t0=$(date +%s%6N)
 	ip netns exec "$B" "$FCTEST" raw b0 "$(pause_hex "$MAC_B" 0)"
 	wait $rp

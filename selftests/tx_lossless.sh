@@ -238,10 +238,9 @@ frames_well_formed()
 	mac_s0=$(mac_of "$S" s0)
 	fc "$S" set dev s0 tx on mode pause xoff 30k xon 15k
 	fc "$S" set dev s1 rate 1mbit
-	ip netns exec "$H" tcpdump -Z root -i a0 -nn -w "$pcap" -U 'ether proto 0x8808' \
-		2>/dev/null &
-	cap=$!
-	sleep 1
+	capture "$H" a0 "$pcap" 'ether proto 0x8808'
+	check_err $? "tcpdump did not start on a0"
+	cap=$CAP_PID
 	offer 150
 	fc "$S" set dev s1 rate ${RATE_MBIT}mbit
 	fc "$S" set dev s0 xoff 500k xon 350k

@@ -55,7 +55,11 @@ hold_s1()
 	ip netns exec "$R" "$FCTEST" raw b0 "$(pause_hex "$MAC_R" 65535)" \
 		count 60 interval-us 1000000 &
 	HOLD=$!
-	sleep 0.2
+	for _ in $(seq 40); do
+		[ "$(fc_get "$S" s1 .prio[0].paused)" = true ] && return 0
+		sleep 0.05
+	done
+	return 1
 }
 
 release_s1()
@@ -72,8 +76,8 @@ counts()
 	fc_get "$1" "$2" ' | .stats | "\(.tx_pause) \(.tx_xon) \(.tx_pfc) \(.rx_pause) \(.rx_xon) \(.rx_pfc)"'
 }
 
-# A held XOFF of 2000 quanta at 10 Mb/s lasts 102.4 ms: s0 refreshes it
-# at half that, 51.2 ms, so a0 stays paused in one episode, and sends no
+# A held XOFF of 10000 quanta at 10 Mb/s lasts 512 ms: s0 refreshes it
+# at half that, 256 ms, so a0 stays paused in one episode, and sends no
 # more than that (a refresh storm would). Meanwhile a0 keeps s0 paused
 # (flowctl send, past a0's qdisc): s0's frames are MAC Control frames and
 # leave anyway. At the end, what each end sent the other counted.
@@ -82,10 +86,11 @@ refresh_while_paused()
 	local c0 c1 n t0 t1 lo hi s0c a0c ep
 
 	fc "$H" set dev a0 speed 10 mode pause rx on tx off rate off
-	fc "$S" set dev s0 speed 10 mode pause tx on rx on quanta 2000 xoff 20k xon 10k
+	fc "$S" set dev s0 speed 10 mode pause tx on rx on quanta 10000 xoff 20k xon 10k
 	fc "$S" stats reset dev s0
 	fc "$H" stats reset dev a0
 	hold_s1
+	check_err $? "s1 not paused by R (precondition)"
 	ip netns exec "$H" "$FCTEST" send 198.18.0.2 9000 0 100 size 1000 >/dev/null
 	for _ in $(seq 50); do
 		[ "$(fc_get "$H" a0 .prio[0].paused)" = true ] && break
@@ -95,7 +100,10 @@ refresh_while_paused()
 	# a0 pauses s0 for 65535 quanta, again every second.
 	fc "$H" send dev a0 pause 65535 count 4 interval 1s >/dev/null &
 	local sp=$!
-	sleep 0.3
+	for _ in $(seq 40); do
+		[ "$(fc_get "$S" s0 .prio[0].paused)" = true ] && break
+		sleep 0.05
+	done
 	check_eq "$(fc_get "$S" s0 .prio[0].paused)" true "s0 paused by a0"
 	c0=$(fc_get "$S" s0 .stats.tx_pause)
 	t0=$(date +%s%N)
@@ -103,9 +111,9 @@ refresh_while_paused()
 	c1=$(fc_get "$S" s0 .stats.tx_pause)
 	t1=$(date +%s%N)
 	n=$((c1 - c0))
-	lo=$(((t1 - t0) / 102400000))
-	hi=$(((t1 - t0) / 51200000 + 2))
-	log_info "s0 sent $n XOFF in $(((t1 - t0) / 1000000)) ms while paused by a0 (refresh 51.2 ms)"
+	lo=$(((t1 - t0) / 512000000))
+	hi=$(((t1 - t0) / 256000000 + 2))
+	log_info "s0 sent $n XOFF in $(((t1 - t0) / 1000000)) ms while paused by a0 (refresh 256 ms)"
 	check_range "$n" "$lo" "$hi" "XOFF frames s0 sent in the window"
 	ep=$(fc_get "$H" a0 .prio[0].pause_episodes)
 	check_eq "$ep" 1 "a0's pause episodes while s0 held its XOFF (refreshed before it ran out)"
@@ -145,9 +153,9 @@ pfc_lossless_and_lossy()
 	fc "$S" stats reset dev s1
 	fc "$S" stats reset dev s0
 	fc "$H" stats reset dev a0
-	ip netns exec "$H" tcpdump -Z root -i a0 -nn -w "$pcap" -U 'ether proto 0x8808' \
-		2>/dev/null &
-	cap=$!
+	capture "$H" a0 "$pcap" 'ether proto 0x8808'
+	check_err $? "tcpdump did not start on a0"
+	cap=$CAP_PID
 	for p in 0 3 4; do
 		ip netns exec "$R" "$FCTEST" recv $((9100 + p)) 5 >"$TMP/r.$p" &
 		pids+=($!)
@@ -156,6 +164,7 @@ pfc_lossless_and_lossy()
 		while ! grep -q ready "$TMP/r.$p" 2>/dev/null; do sleep 0.05; done
 	done
 	hold_s1
+	check_err $? "s1 not paused by R (precondition)"
 	# In the background: a sender whose priority is paused blocks on its
 	# socket buffer (held, not dropped) until s1 is let go.
 	for p in 0 3 4; do
@@ -218,6 +227,7 @@ gso_wire_charge()
 	fc "$H" set dev a0 mode pause rate off
 	fc "$S" set dev s0 mode pause tx off
 	hold_s1
+	check_err $? "s1 not paused by R (precondition)"
 	ip netns exec "$H" "$FCTEST" send 198.18.0.2 9000 0 1 size 14000 gso 1400 >/dev/null
 	check_err $? "cannot send a UDP GSO datagram"
 	sleep 0.3

@@ -42,7 +42,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				abort();
 			mc_build_pause(again, buf + 6, f.pause_time);
 		} else if (f.opcode == MC_OPCODE_PFC) {
-			if (size < MC_PFC_LEN || buf[MC_HDR_LEN + 2])
+			if (size < MC_PFC_LEN)
 				abort();
 			mc_build_pfc(again, buf + 6, f.enable, f.time);
 		} else {
