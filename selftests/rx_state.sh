@@ -5,7 +5,9 @@
 # a configuration change does to running gates, a counter reset during a
 # pause, which speed converts quanta (configured, the shaper's rate,
 # ethtool's; re-read when the link comes up), and a port with no usable
-# speed (times ignored, XON honored).
+# speed (times ignored, XON honored); a half-duplex link has none (PAUSE
+# does not exist on half duplex): a tap, whose driver reports what ethtool
+# set, stands for it.
 #
 #   +-- ns A ------------------------+        +-- ns B --+
 #   | a0 (flowctl)                   |========| b0       |
@@ -14,12 +16,13 @@
 #   |       (d0: dummy, flowctl,     |  veth  | PAUSE    |
 #   |        no link speed)          |        |          |
 #   | bond0 (flowctl) <- slaves e0, e1 (veth peers f0, f1 in B)
+#   | t0 (tap, flowctl; ethtool sets its speed and duplex)
 #   +--------------------------------+        +----------+
 
 ALL_TESTS="config_opens_gates stats_reset_in_pause speed_sources no_speed
-	   speed_reread_at_up"
+	   speed_reread_at_up half_duplex"
 source "$(dirname "$0")/lib.sh"
-require_cmd jq tc ip
+require_cmd jq tc ip ethtool
 
 TMP=$(mktemp -d)
 Q65535_10=3355392000	# 65535 quanta at 10 Mb/s, in ns
@@ -196,6 +199,33 @@ speed_reread_at_up()
 	check_eq "$(fc_get "$A" bond0 ' | "\(.speed_mbps) \(.speed_source)"')" "20000 ethtool" \
 		"bond0 with two slaves, after down and up"
 	log_test "the link speed is read again when the device comes up"
+}
+
+# half_duplex: the tun driver reports the speed and duplex ethtool gave it
+# (10 Mb/s full by default). Full duplex: ethtool's speed converts quanta;
+# half duplex, read again at up: no speed (PAUSE does not apply there), so
+# times are ignored as in no_speed; full again: the speed is back.
+half_duplex()
+{
+	local sd
+
+	ip -n "$A" tuntap add dev t0 mode tap ||
+		{ check_err 1 "cannot create a tap"; log_test "half duplex"; return; }
+	ip netns exec "$A" ethtool -s t0 speed 100 duplex full autoneg off
+	check_err $? "ethtool cannot set the tap's speed"
+	ip netns exec "$A" tc qdisc add dev t0 root flowctl
+	check_err $? "cannot attach flowctl to t0"
+	sd=' | "\(.speed_mbps) \(.speed_source)"'
+	check_eq "$(fc_get "$A" t0 "$sd")" "100 ethtool" "t0 at 100 Mb/s full duplex"
+	ip netns exec "$A" ethtool -s t0 speed 100 duplex half autoneg off
+	ip -n "$A" link set t0 up
+	check_eq "$(fc_get "$A" t0 "$sd")" "0 none" "t0 at 100 Mb/s half duplex, after up"
+	ip -n "$A" link set t0 down
+	ip netns exec "$A" ethtool -s t0 speed 1000 duplex full autoneg off
+	ip -n "$A" link set t0 up
+	check_eq "$(fc_get "$A" t0 "$sd")" "1000 ethtool" "t0 at 1000 Mb/s full duplex, after up"
+	ip -n "$A" link del t0
+	log_test "a half-duplex link has no speed for quanta (ethtool's duplex read at up)"
 }
 
 cleanup()
