@@ -8,25 +8,34 @@ def us: if . == null then null elif fabs >= 1000000 then (. / 1000 | round)
 def ms: if . == null then null else (. / 100000 | round) / 10 end;
 def pct: if . == null then null else (. * 1000 | round) / 10 end;
 
-def figures:
-  [
+# The cost figures (groups 1 and 2) of a run: $g1/$g2 name the groups, $k
+# prefixes the keys, $u is the unit of a rate.
+def costs($g1; $g2; $k; $u):
     (.forwarding.cases // [] | group_by([.frame_bytes, .senders])[] |
       (.[0] | "\(.frame_bytes) B, \(.senders) sender\(if .senders > 1 then "s" else "" end)") as $case |
       ((.[] |
-        { group: "1 forwarding (pktgen through a bridge, out of the measured qdisc)",
-          key: "fwd/\(.frame_bytes)/\(.senders)/\(.qdisc)",
-          label: "\($case): \(.qdisc)", value: .pps, unit: "pps" }),
+        { group: $g1, key: "\($k)fwd/\(.frame_bytes)/\(.senders)/\(.qdisc)",
+          label: "\($case): \(.qdisc)", value: .pps, unit: $u }),
        (.[] | select(.qdisc != "pfifo_fast") |
-        { group: "1 forwarding (pktgen through a bridge, out of the measured qdisc)",
-          key: "fwd/\(.frame_bytes)/\(.senders)/\(.qdisc)/ratio",
+        { group: $g1, key: "\($k)fwd/\(.frame_bytes)/\(.senders)/\(.qdisc)/ratio",
           label: "\($case): \(.qdisc) / pfifo_fast", value: .ratio_to_pfifo_fast, unit: "x" }))),
     (.ingress // empty | select(.pps_with_flowctl) |
-      { group: "2 ingress (pktgen netif_receive, 64 B)", key: "ingress/without",
-        label: "without flowctl", value: .pps_without_flowctl, unit: "pps" },
-      { group: "2 ingress (pktgen netif_receive, 64 B)", key: "ingress/with",
-        label: "with flowctl", value: .pps_with_flowctl, unit: "pps" },
-      { group: "2 ingress (pktgen netif_receive, 64 B)", key: "ingress/ratio",
-        label: "with / without", value: .ratio, unit: "x" }),
+      { group: $g2, key: "\($k)ingress/without",
+        label: "without flowctl", value: .pps_without_flowctl, unit: $u },
+      { group: $g2, key: "\($k)ingress/with",
+        label: "with flowctl", value: .pps_with_flowctl, unit: $u },
+      { group: $g2, key: "\($k)ingress/ratio",
+        label: "with / without", value: .ratio, unit: "x" });
+
+def figures:
+  [
+    costs("1 forwarding (pktgen through a bridge, out of the measured qdisc)";
+          "2 ingress (pktgen netif_receive, 64 B)"; ""; "pps"),
+    # The same under -icount (vm-run --icount): guest time counts
+    # instructions, so a rate is frames per 10^9 instructions: CPU work.
+    (.icount // empty |
+      costs("1i forwarding, icount: frames per 10^9 guest instructions";
+            "2i ingress, icount: frames per 10^9 guest instructions"; "icount/"; "/Ginsn")),
     (.pause_accuracy // empty | select(.times) |
       (.times[] |
         { group: "3 pause accuracy (gap at the partner - requested)",

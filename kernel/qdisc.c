@@ -107,20 +107,26 @@ static int fc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 static struct sk_buff *fc_dequeue(struct Qdisc *sch)
 {
 	struct fc_sched *q = qdisc_priv(sch);
-	u64 now = ktime_get_ns();
-	u64 next = U64_MAX, rate;
+	u64 next = U64_MAX, now = 0, rate;
 	struct sk_buff *skb;
 	struct fc_band *b;
 	int i, prio;
+
+	/* The run loop's last call finds nothing: no clock read for it. */
+	if (!sch->q.qlen)
+		return NULL;
 
 	/* The shaper: a virtual clock of the wire. A late wake-up may catch
 	 * up by FC_SHAPER_BURST_NS of line time, so timer latency does not
 	 * lower the average rate; longer idle time earns nothing.
 	 */
 	rate = READ_ONCE(q->rate);
-	if (rate && now < q->t_next) {
-		qdisc_watchdog_schedule_ns(&q->watchdog, q->t_next);
-		return NULL;
+	if (rate) {
+		now = ktime_get_ns();
+		if (now < q->t_next) {
+			qdisc_watchdog_schedule_ns(&q->watchdog, q->t_next);
+			return NULL;
+		}
 	}
 
 	for (i = 0; i < FC_PRIOS; i++) {
@@ -131,12 +137,17 @@ static struct sk_buff *fc_dequeue(struct Qdisc *sch)
 		if (!b->q.qlen)
 			continue;
 		/* Pairs with WRITE_ONCE() in rx.c: a stale read only delays
-		 * us to the __netif_schedule() that follows the write.
+		 * us to the __netif_schedule() that follows the write. The
+		 * clock is read only for a band that has a gate.
 		 */
 		until = READ_ONCE(q->prx[prio].until);
-		if (until > now) {
-			next = min(next, until);
-			continue;
+		if (until) {
+			if (!now)
+				now = ktime_get_ns();
+			if (until > now) {
+				next = min(next, until);
+				continue;
+			}
 		}
 		skb = __qdisc_dequeue_head(&b->q);
 		b->backlog -= qdisc_pkt_len(skb);
