@@ -209,6 +209,9 @@ half_duplex()
 {
 	local sd
 
+	# The VM's /dev knows /dev/net/tun only once the module is in.
+	modprobe tun 2>/dev/null
+	[ -e /dev/net/tun ] || { mkdir -p /dev/net && mknod /dev/net/tun c 10 200; }
 	ip -n "$A" tuntap add dev t0 mode tap ||
 		{ check_err 1 "cannot create a tap"; log_test "half duplex"; return; }
 	ip netns exec "$A" ethtool -s t0 speed 100 duplex full autoneg off
