@@ -99,6 +99,29 @@ check_host() {
 	exit 1
 }
 
+# promtool, Prometheus' own checker of the text format (the judge of
+# flowctl metrics in the unit tests), from Debian's prometheus package,
+# unpacked into the cache: the package itself would install and start a
+# Prometheus server, which nothing here needs.
+promtool_dir=${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/flowctl/promtool
+fetch_promtool() {
+	local tmp
+	command -v promtool >/dev/null 2>&1 && return 0
+	[ -x "$promtool_dir/usr/bin/promtool" ] && return 0
+	say "fetching promtool (Debian's prometheus package, unpacked into $promtool_dir)"
+	tmp=$(mktemp -d)
+	if (cd "$tmp" && apt-get download -q prometheus >/dev/null 2>&1) &&
+		dpkg-deb -x "$tmp"/prometheus_*.deb "$tmp/x" &&
+		mkdir -p "$promtool_dir/usr/bin" &&
+		cp "$tmp/x/usr/bin/promtool" "$promtool_dir/usr/bin/promtool"; then
+		rm -rf "$tmp"
+		return 0
+	fi
+	rm -rf "$tmp"
+	say "could not fetch promtool (apt-get download prometheus)"
+	return 1
+}
+
 main() {
 	local missing=() p
 	check_host
@@ -111,7 +134,8 @@ main() {
 	qemu_new_enough && newqemu=1
 	if [ ${#missing[@]} -eq 0 ] && [ $have612 -eq 1 ] && [ $newqemu -eq 1 ]; then
 		say "all packages present"
-		return 0
+		fetch_promtool
+		return
 	fi
 	need_root
 	export DEBIAN_FRONTEND=noninteractive
@@ -135,6 +159,7 @@ main() {
 			qemu-system-x86
 		qemu_new_enough || { say "qemu is still older than $QEMU_MIN"; exit 1; }
 	fi
+	fetch_promtool || exit 1
 	say "done"
 }
 

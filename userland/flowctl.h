@@ -30,6 +30,7 @@ int cmd_sample(int argc, char **argv);
 int cmd_monitor(int argc, char **argv);
 int cmd_send(int argc, char **argv);
 int cmd_quanta(int argc, char **argv);
+int cmd_metrics(int argc, char **argv);
 
 /* Usage text for each level; f is stdout for "help", stderr on errors. */
 void usage_main(FILE *f);
@@ -41,6 +42,7 @@ void usage_sample(FILE *f);
 void usage_monitor(FILE *f);
 void usage_send(FILE *f);
 void usage_quanta(FILE *f);
+void usage_metrics(FILE *f);
 
 /* Usage errors: print the reason and the usage to stderr; return EXIT_USAGE. */
 int what_is(const char *word, void (*usage)(FILE *));

@@ -21,7 +21,7 @@ void usage_main(FILE *f)
 		"       flowctl [ OPTIONS ] COMMAND help\n"
 		"       flowctl help\n"
 		"COMMAND := { show | set | stats | watch | sample | monitor | send |\n"
-		"            quanta | help }\n"
+		"            metrics | quanta | help }\n"
 		"OPTIONS := { -j[son] | -p[retty] | -s[tatistics] | -n[etns] NETNS |\n"
 		"             -V[ersion] | -h[elp] }\n"
 		"\n"
@@ -32,6 +32,7 @@ void usage_main(FILE *f)
 		"  sample   state and counters as JSON lines at an interval (for plots)\n"
 		"  monitor  pause and config events as they happen\n"
 		"  send     transmit PAUSE / PFC frames (no module needed)\n"
+		"  metrics  every counter and state in Prometheus' text format\n"
 		"  quanta   convert pause quanta to time and back\n"
 		"\n"
 		"  -j  JSON output          -p  pretty JSON (implies -j)\n"
@@ -89,6 +90,7 @@ static const struct {
 	{ "sample", cmd_sample },
 	{ "monitor", cmd_monitor },
 	{ "send", cmd_send },
+	{ "metrics", cmd_metrics },
 	{ "quanta", cmd_quanta },
 };
 

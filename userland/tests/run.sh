@@ -21,6 +21,8 @@ suites=(
 	"netlink|tests/test_netlink"
 	"output|tests/test_json $outdir"
 	"watch|tests/test_watch $outdir"
+	"metrics|tests/test_metrics $outdir"
+	"promtool|bash tests/test_promtool.sh $outdir"
 	"json|$PYTHON tests/check_json.py $outdir ./flowctl"
 	"scapy+tshark|$PYTHON tests/test_scapy.py tests/framedump"
 	"cli|env PYTHON=$PYTHON bash tests/test_cli.sh ./flowctl"
