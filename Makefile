@@ -10,7 +10,11 @@
 # make module KVER=debug   the module against the debug kernel's tree
 # make bench           the benchmarks in the VM on every kernel (BENCH_KERNELS=6.1,
 #                      BENCH_QUICK=1); make bench-compare A=a.json B=b.json
-# make install         module (depmod), CLI and man page
+# make install         module (depmod), CLI, man page, uapi header, YNL spec
+# make uninstall       what make install put there
+# make dkms-install    the module's source to /usr/src/flowctl-VERSION, added,
+#                      built and installed by DKMS for every kernel with
+#                      headers, and rebuilt for each new one; dkms-uninstall
 #
 TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 
@@ -31,12 +35,13 @@ BUILD := $(TOP)/build/$(KERNELRELEASE_FLOWCTL)
 KO := $(BUILD)/kernel/flowctl.ko
 
 KSRC := $(wildcard $(TOP)/kernel/*.c $(TOP)/kernel/*.h $(TOP)/kernel/Kbuild) \
-	$(TOP)/Kbuild $(wildcard $(TOP)/include/*/*.h $(TOP)/include/uapi/linux/*.h)
+	$(TOP)/Kbuild $(TOP)/VERSION $(wildcard $(TOP)/include/*/*.h $(TOP)/include/uapi/linux/*.h)
 
 PREFIX ?= /usr/local
 DESTDIR ?=
 
-.PHONY: all module userland check unit selftests lint install deps clean \
+.PHONY: all module userland check unit selftests lint install uninstall deps clean \
+	dkms-install dkms-uninstall dkms-check \
 	print-ko print-kdir fuzz debug-kernel check-debug check-debug-selftest \
 	bench bench-compare demo
 
@@ -108,6 +113,34 @@ install: module userland
 	install -D -m 644 $(KO) $(DESTDIR)/lib/modules/$(KERNELRELEASE_FLOWCTL)/extra/flowctl.ko
 	$(MAKE) -C $(TOP)/userland install PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
 	if [ -z "$(DESTDIR)" ]; then depmod -a $(KERNELRELEASE_FLOWCTL); fi
+
+uninstall:
+	rm -f $(DESTDIR)/lib/modules/$(KERNELRELEASE_FLOWCTL)/extra/flowctl.ko
+	$(MAKE) -C $(TOP)/userland uninstall PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
+	if [ -z "$(DESTDIR)" ]; then depmod -a $(KERNELRELEASE_FLOWCTL); fi
+
+VERSION := $(shell cat $(TOP)/VERSION)
+DKMS_SRC := /usr/src/flowctl-$(VERSION)
+
+# DKMS (Debian's dkms): the source goes where dkms looks for it; then add,
+# and build and install for every kernel with headers (scripts/kver).
+dkms-install:
+	@command -v dkms >/dev/null || { echo "dkms not installed: apt-get install dkms" >&2; exit 1; }
+	-dkms remove -m flowctl -v $(VERSION) --all >/dev/null 2>&1
+	rm -rf $(DKMS_SRC)
+	$(TOP)/scripts/dkms-src $(DKMS_SRC)
+	dkms add -m flowctl -v $(VERSION)
+	for k in $$($(TOP)/scripts/kver --list | xargs -n1 $(TOP)/scripts/kver); do \
+		dkms install -m flowctl -v $(VERSION) -k $$k || exit 1; done
+
+dkms-uninstall:
+	-dkms remove -m flowctl -v $(VERSION) --all
+	rm -rf $(DKMS_SRC)
+
+# Debian's dkms builds and installs the module for every kernel, in a
+# private tree (scripts/dkms-check): nothing is installed on this host.
+dkms-check:
+	$(TOP)/scripts/dkms-check
 
 clean:
 	rm -rf $(TOP)/build $(TOP)/kernel/flowctl.ko
