@@ -26,6 +26,7 @@ suites=(
 	"json|$PYTHON tests/check_json.py $outdir ./flowctl"
 	"scapy+tshark|$PYTHON tests/test_scapy.py tests/framedump"
 	"cli|env PYTHON=$PYTHON bash tests/test_cli.sh ./flowctl"
+	"completion|bash tests/test_completion.sh ./flowctl"
 )
 
 echo "TAP version 13"
