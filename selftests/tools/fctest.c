@@ -127,7 +127,11 @@ static int do_send(int argc, char **argv)
 		uint64_t t;
 
 		memcpy(buf, &i, sizeof(i));
-		/* ENOBUFS from a full band is the lab working, not an error. */
+		/* Without IP_RECVERR, UDP does not report a qdisc drop
+		 * (udp_send_skb turns ENOBUFS into success): "sent" counts
+		 * what the socket took, tail drops included, and a full socket
+		 * buffer blocks. ENOBUFS is tolerated should that change.
+		 */
 		if (sendto(fd, buf, size, 0, (void *)&to, sizeof(to)) >= 0)
 			sent++;
 		else if (errno == EINTR)
