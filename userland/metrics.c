@@ -16,7 +16,6 @@
 
 #include "flowctl.h"
 #include "metrics.h"
-#include "netlink.h"
 #include "show.h"
 
 enum fc_scope { FC_M_DEV, FC_M_STAT, FC_M_PRIO };
@@ -255,24 +254,14 @@ int cmd_metrics(int argc, char **argv)
 {
 	struct fc_dev_list l = { 0 };
 	const char *dev = NULL;
-	struct fc_nl nl;
 	bool helped;
-	int ret, err;
+	int ret;
 
 	ret = fc_parse_dev_opt(argc, argv, &dev, usage_metrics, &helped);
 	if (ret || helped)
 		return ret;
-	ret = fc_nl_open(&nl);
-	if (ret) {
-		fc_nl_close(&nl);
-		return ret;
-	}
-	err = fc_dev_get(&nl, dev, &l);
-	if (err) {
-		fc_nl_perror(&nl, err, dev, "metrics", true);
-		ret = EXIT_FAIL;
-	} else {
-		fc_dev_list_sort(&l);
+	ret = fc_dev_fetch(dev, "metrics", &l);
+	if (!ret) {
 		fc_print_metrics(stdout, &l);
 		if (fflush(stdout) || ferror(stdout)) {
 			perror("flowctl metrics: write");
@@ -280,6 +269,5 @@ int cmd_metrics(int argc, char **argv)
 		}
 	}
 	fc_dev_list_free(&l);
-	fc_nl_close(&nl);
 	return ret;
 }

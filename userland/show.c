@@ -355,30 +355,38 @@ void usage_show(FILE *f)
 		"flowctl root qdisc. -s adds counters; -j prints everything.\n");
 }
 
-int fc_show_run(const char *dev, unsigned int what)
+int fc_dev_fetch(const char *dev, const char *verb, struct fc_dev_list *l)
 {
-	struct fc_dev_list l = { 0 };
 	struct fc_nl nl;
 	int ret, err;
 
 	ret = fc_nl_open(&nl);
-	if (ret) {
-		fc_nl_close(&nl);
-		return ret;
+	if (!ret) {
+		err = fc_dev_get(&nl, dev, l);
+		if (err) {
+			fc_nl_perror(&nl, err, dev, verb, true);
+			ret = EXIT_FAIL;
+		} else {
+			fc_dev_list_sort(l);
+		}
 	}
-	err = fc_dev_get(&nl, dev, &l);
-	if (err) {
-		fc_nl_perror(&nl, err, dev, "show", true);
-		ret = EXIT_FAIL;
-	} else {
-		fc_dev_list_sort(&l);
+	fc_nl_close(&nl);
+	return ret;
+}
+
+int fc_show_run(const char *dev, unsigned int what)
+{
+	struct fc_dev_list l = { 0 };
+	int ret;
+
+	ret = fc_dev_fetch(dev, "show", &l);
+	if (!ret) {
 		fc_print_devs(&l, what);
 		if (!l.n && !dev && !is_json())
 			fprintf(stderr,
 				"no flowctl qdisc in this network namespace; attach one with: tc qdisc add dev DEV root flowctl\n");
 	}
 	fc_dev_list_free(&l);
-	fc_nl_close(&nl);
 	return ret;
 }
 

@@ -16,6 +16,8 @@ void fc_print_dev(const struct fc_dev *d, unsigned int what);
 /* A JSON array of ports, or one text block per port. */
 void fc_print_devs(const struct fc_dev_list *l, unsigned int what);
 
+/* Fetch one port (dev) or all (NULL), sorted; an error said as verb's: exit code. */
+int fc_dev_fetch(const char *dev, const char *verb, struct fc_dev_list *l);
 /* Fetch one port (dev) or all (NULL) and print what was asked: exit code. */
 int fc_show_run(const char *dev, unsigned int what);
 /*
