@@ -47,6 +47,15 @@ void usage_metrics(FILE *f);
 /* Usage errors: print the reason and the usage to stderr; return EXIT_USAGE. */
 int what_is(const char *word, void (*usage)(FILE *));
 int incomplete(void (*usage)(FILE *));
+/*
+ * A keyword parse_keyword() did not resolve (why: KW_UNKNOWN or
+ * KW_AMBIGUOUS): the candidates, then 'Try "flowctl CMD help".' (CMD NULL:
+ * the command word itself). No usage dump.
+ */
+int bad_keyword(const char *arg, const char *const *words, int why,
+		const char *cmd);
+/* "Error: KEYWORD needs a value: EXPECTED" */
+int missing_value(const char *keyword, const char *expected);
 int bad_value(const char *keyword, const char *arg, int err,
 	      const char *expected);
 /*
@@ -54,7 +63,8 @@ int bad_value(const char *keyword, const char *arg, int err,
  * the words parsed (the outputs set only for words given), else the exit
  * status to return (help printed, or a usage error reported).
  */
-int parse_periodic(int argc, char **argv, void (*usage)(FILE *),
+int parse_periodic(int argc, char **argv, const char *cmd,
+		   void (*usage)(FILE *),
 		   const char *interval_hint, const char *count_hint,
 		   const char **dev, uint64_t *interval_ns, uint64_t *count);
 /* "help" as the next word: print usage to stdout, return true. */

@@ -19,7 +19,7 @@ void usage_main(FILE *f)
 	fprintf(f,
 		"Usage: flowctl [ OPTIONS ] COMMAND [ ARGS ]\n"
 		"       flowctl [ OPTIONS ] COMMAND help\n"
-		"       flowctl help\n"
+		"       flowctl help [ COMMAND ]\n"
 		"COMMAND := { show | set | stats | watch | sample | monitor | send |\n"
 		"            metrics | quanta | help }\n"
 		"OPTIONS := { -j[son] | -p[retty] | -s[tatistics] | -n[etns] NETNS |\n"
@@ -82,22 +82,47 @@ static bool is_opt(const char *arg, const char *s, const char *l)
 static const struct {
 	const char *name;
 	int (*fn)(int argc, char **argv);
+	void (*usage)(FILE *f);
 } commands[] = {
-	{ "show", cmd_show },
-	{ "set", cmd_set },
-	{ "stats", cmd_stats },
-	{ "watch", cmd_watch },
-	{ "sample", cmd_sample },
-	{ "monitor", cmd_monitor },
-	{ "send", cmd_send },
-	{ "metrics", cmd_metrics },
-	{ "quanta", cmd_quanta },
+	{ "show", cmd_show, usage_show },
+	{ "set", cmd_set, usage_set },
+	{ "stats", cmd_stats, usage_stats },
+	{ "watch", cmd_watch, usage_watch },
+	{ "sample", cmd_sample, usage_sample },
+	{ "monitor", cmd_monitor, usage_monitor },
+	{ "send", cmd_send, usage_send },
+	{ "metrics", cmd_metrics, usage_metrics },
+	{ "quanta", cmd_quanta, usage_quanta },
+	{ "help", NULL, usage_main },
 };
+
+#define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static const char *command_words[N_COMMANDS + 1];
+
+/* The command argv[0] names (a prefix will do), or -1 with the error said. */
+static int find_command(const char *arg)
+{
+	size_t i;
+	int k;
+
+	for (i = 0; i < N_COMMANDS; i++)
+		command_words[i] = commands[i].name;
+	k = parse_keyword(arg, command_words);
+	if (k < 0)
+		bad_keyword(arg, command_words, k, NULL);
+	return k;
+}
+
+static bool is_help(const char *arg)
+{
+	return !strcmp(arg, "-h") || !strcmp(arg, "-help") ||
+	       !strcmp(arg, "--help");
+}
 
 int main(int argc, char **argv)
 {
-	size_t i;
-	int ret;
+	int ret, k;
 
 	argc--;
 	argv++;
@@ -140,8 +165,24 @@ int main(int argc, char **argv)
 		usage_main(stderr);
 		return EXIT_USAGE;
 	}
-	if (matches(argv[0], "help")) {
-		usage_main(stdout);
+	k = find_command(argv[0]);
+	if (k < 0)
+		return EXIT_USAGE;
+	if (!commands[k].fn) {
+		/* help [COMMAND] */
+		if (argc < 2) {
+			usage_main(stdout);
+			return EXIT_OK;
+		}
+		k = find_command(argv[1]);
+		if (k < 0)
+			return EXIT_USAGE;
+		commands[k].usage(stdout);
+		return EXIT_OK;
+	}
+	/* COMMAND -h | --help, as COMMAND help */
+	if (argc > 1 && is_help(argv[1])) {
+		commands[k].usage(stdout);
 		return EXIT_OK;
 	}
 	if (fc_opt.netns) {
@@ -150,11 +191,7 @@ int main(int argc, char **argv)
 			return ret;
 	}
 	print_init(fc_opt.json, fc_opt.pretty, stdout);
-	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (matches(argv[0], commands[i].name)) {
-			ret = commands[i].fn(argc - 1, argv + 1);
-			fflush(stdout);
-			return ret;
-		}
-	return what_is(argv[0], usage_main);
+	ret = commands[k].fn(argc - 1, argv + 1);
+	fflush(stdout);
+	return ret;
 }

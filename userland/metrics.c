@@ -257,7 +257,7 @@ int cmd_metrics(int argc, char **argv)
 	bool helped;
 	int ret;
 
-	ret = fc_parse_dev_opt(argc, argv, &dev, usage_metrics, &helped);
+	ret = fc_parse_dev_opt(argc, argv, "metrics", &dev, usage_metrics, &helped);
 	if (ret || helped)
 		return ret;
 	ret = fc_dev_fetch(dev, "metrics", &l);

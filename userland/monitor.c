@@ -339,15 +339,19 @@ int cmd_monitor(int argc, char **argv)
 	int ret, err;
 
 	while (argc > 0) {
-		if (matches(argv[0], "help")) {
+		static const char *const words[] = { "dev", "count", "help", NULL };
+		int k = parse_keyword(argv[0], words);
+
+		if (k < 0)
+			return bad_keyword(argv[0], words, k, "monitor");
+		if (k == 2) {
 			usage_monitor(stdout);
 			return EXIT_OK;
 		}
-		if (!matches(argv[0], "dev") && !matches(argv[0], "count"))
-			return what_is(argv[0], usage_monitor);
 		if (argc < 2)
-			return incomplete(usage_monitor);
-		if (matches(argv[0], "dev")) {
+			return missing_value(words[k], k ? "a number of events 1..4294967295" :
+					     "a device name");
+		if (k == 0) {
 			if (fc_check_dev_name(argv[1]))
 				return EXIT_USAGE;
 			m.dev = argv[1];

@@ -19,6 +19,52 @@ bool matches(const char *arg, const char *word)
 	return arg && !strcmp(arg, word);
 }
 
+int parse_keyword(const char *arg, const char *const *words)
+{
+	size_t len;
+	int i, found = KW_UNKNOWN;
+
+	if (!arg || !*arg)
+		return KW_UNKNOWN;
+	len = strlen(arg);
+	for (i = 0; words[i]; i++) {
+		if (!strcmp(arg, words[i]))
+			return i;
+		if (!strncmp(arg, words[i], len))
+			found = found == KW_UNKNOWN ? i : KW_AMBIGUOUS;
+	}
+	return found;
+}
+
+#define DIST_CAP 32
+
+unsigned int word_distance(const char *a, const char *b)
+{
+	/* Optimal string alignment distance over the first DIST_CAP bytes. */
+	unsigned int d[DIST_CAP + 1][DIST_CAP + 1];
+	size_t la = strnlen(a, DIST_CAP), lb = strnlen(b, DIST_CAP), i, j;
+
+	for (i = 0; i <= la; i++)
+		d[i][0] = (unsigned int)i;
+	for (j = 0; j <= lb; j++)
+		d[0][j] = (unsigned int)j;
+	for (i = 1; i <= la; i++) {
+		for (j = 1; j <= lb; j++) {
+			unsigned int c = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+
+			if (d[i - 1][j] + 1 < c)
+				c = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < c)
+				c = d[i][j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
+			    a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < c)
+				c = d[i - 2][j - 2] + 1;
+			d[i][j] = c;
+		}
+	}
+	return d[la][lb];
+}
+
 int parse_on_off(const char *arg, bool *v)
 {
 	if (matches(arg, "on")) {

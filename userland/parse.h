@@ -16,6 +16,16 @@
 #define EXIT_USAGE	2	/* the command line is wrong */
 
 bool matches(const char *arg, const char *word);	/* exact */
+/*
+ * The keyword arg stands for, as iproute2 users type them: the word of
+ * words (NULL-terminated) it equals, or the only one it is a prefix of.
+ * Returns its index, KW_UNKNOWN or KW_AMBIGUOUS.
+ */
+#define KW_UNKNOWN	(-1)
+#define KW_AMBIGUOUS	(-2)
+int parse_keyword(const char *arg, const char *const *words);
+/* Edit distance (insert, delete, substitute, swap of neighbours), capped. */
+unsigned int word_distance(const char *a, const char *b);
 int parse_on_off(const char *arg, bool *v);
 /* Decimal, or hex with 0x; min <= v <= max. */
 int parse_u64(const char *arg, uint64_t min, uint64_t max, uint64_t *v);

@@ -163,12 +163,18 @@ int cmd_quanta(int argc, char **argv)
 	argc--;
 	argv++;
 	while (argc > 0) {
-		if (want_help(argc, argv, usage_quanta))
+		static const char *const words[] = { "speed", "help", NULL };
+		int k = parse_keyword(argv[0], words);
+
+		if (k < 0)
+			return bad_keyword(argv[0], words, k, "quanta");
+		if (k == 1) {
+			usage_quanta(stdout);
 			return EXIT_OK;
-		if (!matches(argv[0], "speed"))
-			return what_is(argv[0], usage_quanta);
+		}
 		if (argc < 2)
-			return incomplete(usage_quanta);
+			return missing_value("speed",
+					     "1..10000000 Mb/s, like 1000, 100M, 2.5G, 10G");
 		if (have_speed) {
 			fprintf(stderr, "Error: speed given twice\n");
 			return EXIT_USAGE;

@@ -79,7 +79,7 @@ int cmd_sample(int argc, char **argv)
 	struct fc_nl nl;
 	int ret;
 
-	ret = parse_periodic(argc, argv, usage_sample, "seconds 0.01..3600, like 0.1 or 100ms",
+	ret = parse_periodic(argc, argv, "sample", usage_sample, "seconds 0.01..3600, like 0.1 or 100ms",
 			     "a number of samples 1..4294967295", &dev, &interval_ns, &count);
 	if (ret >= 0)
 		return ret;

@@ -110,16 +110,27 @@ int fc_send_parse(int argc, char **argv, struct fc_send_req *r, bool need_dev)
 {
 	static const char *const words[] = {
 		"dev", "pause", "pfc", "count", "interval", "da", "opcode",
-		"ethertype", "enable", "length", NULL,
+		"ethertype", "enable", "length", "xon", "help", NULL,
+	};
+	static const char *const needs[] = {
+		"a device name", "quanta 0..65535",
+		"PRIO:QUANTA[,PRIO:QUANTA...]", "frames 0..4294967295 (0 = until Ctrl-C)",
+		"microseconds, or a time like 10ms", "a MAC address like 01:80:c2:00:00:01",
+		"0..65535 (0x0000..0xffff)", "0..65535 (0x0000..0xffff)",
+		"0..65535 (0x0000..0xffff)", "bytes 14..1514",
 	};
 	uint64_t v;
-	int err, i;
+	int err, k;
 
 	memset(r, 0, sizeof(*r));
 	r->count = 1;
 	while (argc > 0) {
-		const char *kw = argv[0], *arg = argc > 1 ? argv[1] : NULL;
+		const char *kw, *arg = argc > 1 ? argv[1] : NULL;
 
+		k = parse_keyword(argv[0], words);
+		if (k < 0)
+			return bad_keyword(argv[0], words, k, "send");
+		kw = words[k];
 		if (matches(kw, "help")) {
 			usage_send(stdout);
 			r->help = true;
@@ -133,13 +144,8 @@ int fc_send_parse(int argc, char **argv, struct fc_send_req *r, bool need_dev)
 			argv++;
 			continue;
 		}
-		for (i = 0; words[i]; i++)
-			if (matches(kw, words[i]))
-				break;
-		if (!words[i])
-			return what_is(kw, usage_send);
 		if (!arg)
-			return incomplete(usage_send);
+			return missing_value(kw, needs[k]);
 
 		if (matches(kw, "dev")) {
 			if (fc_check_dev_name(arg))

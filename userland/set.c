@@ -65,28 +65,58 @@ static int twice(const char *kw)
 	return EXIT_USAGE;
 }
 
+/* The keywords of set, and what each needs after it. */
+static const char *const set_words[] = {
+	"dev", "mode", "rx", "tx", "pfc-prios", "trust", "speed", "rate",
+	"limit", "xoff", "xon", "prio", "quanta", "prio-tc", "help", NULL,
+};
+
+static const char *const set_needs[] = {
+	"a device name",
+	"pause, pfc or off",
+	"on or off",
+	"on or off",
+	"priorities 0..7 like 3,4 or 0,3-5, all or none",
+	"pcp or dscp",
+	"auto, or 1..10000000 Mb/s like 100, 100M, 10G",
+	"off, or bit/s like 10000000, 100mbit, 1gbit",
+	"bytes 0..4294967295 (k, m, g = x 1024)",
+	"bytes 0..4294967295 (k, m, g = x 1024)",
+	"bytes 0..4294967295 (k, m, g = x 1024)",
+	"PRIO xoff BYTES xon BYTES",
+	"quanta 1..65535",
+	"eight traffic classes like 1,0,2,3,4,5,6,7, or 8021q or numeric",
+	"",
+};
+
+static const char *const prio_words[] = { "xoff", "xon", NULL };
+
 int fc_set_parse(int argc, char **argv, struct fc_set_req *r)
 {
 	memset(r, 0, sizeof(*r));
 	while (argc > 0) {
-		const char *kw = argv[0], *arg = argc > 1 ? argv[1] : NULL;
-		int attr = -1, err = 0, i;
+		const char *kw, *arg = argc > 1 ? argv[1] : NULL;
+		int attr = -1, err = 0, i, k;
 		uint64_t v = 0;
 		uint32_t u32;
 		bool b;
 
+		k = parse_keyword(argv[0], set_words);
+		if (k < 0)
+			return bad_keyword(argv[0], set_words, k, "set");
+		kw = set_words[k];
 		if (matches(kw, "help")) {
 			usage_set(stdout);
 			r->help = true;
 			return EXIT_OK;
 		}
+		if (!arg)
+			return missing_value(kw, set_needs[k]);
 		if (matches(kw, "prio")) {
 			uint32_t xoff = 0, xon = 0;
 			bool have_xoff = false, have_xon = false;
 			int j;
 
-			if (argc < 6)
-				return incomplete(usage_set);
 			err = parse_u64(arg, 0, FLOWCTL_NUM_PRIOS - 1, &v);
 			if (err)
 				return bad_value("prio", arg, err, "a priority 0..7");
@@ -95,19 +125,24 @@ int fc_set_parse(int argc, char **argv, struct fc_set_req *r)
 				return EXIT_USAGE;
 			}
 			for (j = 2; j < 6; j += 2) {
-				if (matches(argv[j], "xoff") && !have_xoff) {
-					err = parse_bytes(argv[j + 1], &xoff);
+				const char *w = j < argc ? argv[j] : NULL;
+				int pk = w ? parse_keyword(w, prio_words) : KW_UNKNOWN;
+
+				if (pk == 0 && !have_xoff) {
 					have_xoff = true;
-				} else if (matches(argv[j], "xon") && !have_xon) {
-					err = parse_bytes(argv[j + 1], &xon);
+				} else if (pk == 1 && !have_xon) {
 					have_xon = true;
 				} else {
 					fprintf(stderr, "Error: prio %d needs \"xoff BYTES xon BYTES\"\n",
 						(int)v);
 					return EXIT_USAGE;
 				}
+				if (j + 1 >= argc)
+					return missing_value(prio_words[pk],
+							     set_needs[9]);
+				err = parse_bytes(argv[j + 1], pk ? &xon : &xoff);
 				if (err)
-					return bad_value(argv[j], argv[j + 1], err,
+					return bad_value(prio_words[pk], argv[j + 1], err,
 							 "bytes 0..4294967295 (k, m, g = x 1024)");
 			}
 			r->prio_have |= (uint8_t)(1u << v);
@@ -117,16 +152,6 @@ int fc_set_parse(int argc, char **argv, struct fc_set_req *r)
 			argv += 6;
 			continue;
 		}
-		if (!matches(kw, "dev") && !matches(kw, "mode") &&
-		    !matches(kw, "rx") && !matches(kw, "tx") &&
-		    !matches(kw, "pfc-prios") && !matches(kw, "trust") &&
-		    !matches(kw, "speed") && !matches(kw, "rate") &&
-		    !matches(kw, "limit") && !matches(kw, "xoff") &&
-		    !matches(kw, "xon") && !matches(kw, "quanta") &&
-		    !matches(kw, "prio-tc"))
-			return what_is(kw, usage_set);
-		if (!arg)
-			return incomplete(usage_set);
 
 		if (matches(kw, "dev")) {
 			if (r->dev)

@@ -400,18 +400,24 @@ int fc_check_dev_name(const char *dev)
 	return EXIT_OK;
 }
 
-int fc_parse_dev_opt(int argc, char **argv, const char **dev,
+int fc_parse_dev_opt(int argc, char **argv, const char *cmd, const char **dev,
 		     void (*usage)(FILE *), bool *helped)
 {
+	static const char *const words[] = { "dev", "help", NULL };
+
 	*helped = false;
 	while (argc > 0) {
-		if (matches(argv[0], "help")) {
+		int k = parse_keyword(argv[0], words);
+
+		if (k < 0)
+			return bad_keyword(argv[0], words, k, cmd);
+		if (k == 1) {
 			usage(stdout);
 			*helped = true;
 			return EXIT_OK;
-		} else if (matches(argv[0], "dev")) {
+		} else {
 			if (argc < 2)
-				return incomplete(usage);
+				return missing_value("dev", "a device name");
 			if (*dev) {
 				fprintf(stderr, "Error: dev given twice\n");
 				return EXIT_USAGE;
@@ -421,8 +427,6 @@ int fc_parse_dev_opt(int argc, char **argv, const char **dev,
 			*dev = argv[1];
 			argc -= 2;
 			argv += 2;
-		} else {
-			return what_is(argv[0], usage);
 		}
 	}
 	return EXIT_OK;
@@ -435,7 +439,7 @@ int cmd_show(int argc, char **argv)
 	bool helped;
 	int ret;
 
-	ret = fc_parse_dev_opt(argc, argv, &dev, usage_show, &helped);
+	ret = fc_parse_dev_opt(argc, argv, "show", &dev, usage_show, &helped);
 	if (ret || helped)
 		return ret;
 	what = FC_SHOW_CONFIG | FC_SHOW_STATE;

@@ -24,7 +24,7 @@ int fc_show_run(const char *dev, unsigned int what);
  * Parse "[ dev DEV ] [ help ]". Returns an exit
  * code; *helped says "help" was printed.
  */
-int fc_parse_dev_opt(int argc, char **argv, const char **dev,
+int fc_parse_dev_opt(int argc, char **argv, const char *cmd, const char **dev,
 		     void (*usage)(FILE *), bool *helped);
 /* A device name the kernel could accept: 0, or EXIT_USAGE after saying why. */
 int fc_check_dev_name(const char *dev);

@@ -29,7 +29,7 @@ static int stats_reset(int argc, char **argv)
 	bool helped;
 	int ret;
 
-	ret = fc_parse_dev_opt(argc, argv, &dev, usage_stats, &helped);
+	ret = fc_parse_dev_opt(argc, argv, "stats", &dev, usage_stats, &helped);
 	if (ret || helped)
 		return ret;
 	if (!dev) {
@@ -53,9 +53,17 @@ int cmd_stats(int argc, char **argv)
 	bool helped;
 	int ret;
 
-	if (argc > 0 && matches(argv[0], "reset"))
-		return stats_reset(argc - 1, argv + 1);
-	ret = fc_parse_dev_opt(argc, argv, &dev, usage_stats, &helped);
+	static const char *const words[] = { "dev", "reset", "help", NULL };
+	int k;
+
+	if (argc > 0) {
+		k = parse_keyword(argv[0], words);
+		if (k < 0)
+			return bad_keyword(argv[0], words, k, "stats");
+		if (k == 1)
+			return stats_reset(argc - 1, argv + 1);
+	}
+	ret = fc_parse_dev_opt(argc, argv, "stats", &dev, usage_stats, &helped);
 	if (ret || helped)
 		return ret;
 	return fc_show_run(dev, FC_SHOW_COUNTERS);

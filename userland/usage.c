@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "flowctl.h"
 #include "show.h"
@@ -15,6 +16,69 @@ int what_is(const char *word, void (*usage)(FILE *))
 {
 	fprintf(stderr, "What is \"%s\"?\n", word);
 	usage(stderr);
+	return EXIT_USAGE;
+}
+
+/* "a, b or c" of the words whose pick[] is set. */
+static void print_words(const char *const *words, const bool *pick)
+{
+	int i, left = 0;
+
+	for (i = 0; words[i]; i++)
+		left += pick[i];
+	for (i = 0; words[i]; i++) {
+		if (!pick[i])
+			continue;
+		left--;
+		fprintf(stderr, "%s%s", words[i],
+			left > 1 ? ", " : left == 1 ? " or " : "");
+	}
+}
+
+#define KW_MAX 32
+
+int bad_keyword(const char *arg, const char *const *words, int why,
+		const char *cmd)
+{
+	bool pick[KW_MAX + 1] = { false };
+	size_t len = strlen(arg);
+	int i, close = 0;
+
+	for (i = 0; words[i] && i < KW_MAX; i++) {
+		if (why == KW_AMBIGUOUS) {
+			pick[i] = !strncmp(arg, words[i], len);
+		} else {
+			unsigned int max = strlen(words[i]) <= 4 ? 1 : 2;
+
+			pick[i] = word_distance(arg, words[i]) <= max;
+			close += pick[i];
+		}
+	}
+	if (why == KW_AMBIGUOUS) {
+		fprintf(stderr, "Error: \"%s\" is ambiguous: did you mean ", arg);
+		print_words(words, pick);
+		fprintf(stderr, "?\n");
+	} else if (close) {
+		fprintf(stderr, "What is \"%s\"? Did you mean ", arg);
+		print_words(words, pick);
+		fprintf(stderr, "?\n");
+	} else {
+		for (i = 0; words[i] && i < KW_MAX; i++)
+			pick[i] = true;
+		fprintf(stderr, "What is \"%s\"? Expected ", arg);
+		print_words(words, pick);
+		fprintf(stderr, ".\n");
+	}
+	if (cmd)
+		fprintf(stderr, "Try \"flowctl %s help\".\n", cmd);
+	else
+		fprintf(stderr, "Try \"flowctl help\".\n");
+	return EXIT_USAGE;
+}
+
+int missing_value(const char *keyword, const char *expected)
+{
+	fprintf(stderr, "Error: %s needs a value: %s\n", keyword, expected);
 	return EXIT_USAGE;
 }
 
@@ -46,28 +110,33 @@ bool want_help(int argc, char **argv, void (*usage)(FILE *))
 	return false;
 }
 
-int parse_periodic(int argc, char **argv, void (*usage)(FILE *),
+int parse_periodic(int argc, char **argv, const char *cmd,
+		   void (*usage)(FILE *),
 		   const char *interval_hint, const char *count_hint,
 		   const char **dev, uint64_t *interval_ns, uint64_t *count)
 {
+	static const char *const words[] = {
+		"dev", "interval", "count", "help", NULL,
+	};
 	uint64_t v;
-	int err;
+	int err, k;
 
 	while (argc > 0) {
-		if (matches(argv[0], "help")) {
+		k = parse_keyword(argv[0], words);
+		if (k < 0)
+			return bad_keyword(argv[0], words, k, cmd);
+		if (k == 3) {
 			usage(stdout);
 			return EXIT_OK;
 		}
-		if (!matches(argv[0], "dev") && !matches(argv[0], "interval") &&
-		    !matches(argv[0], "count"))
-			return what_is(argv[0], usage);
 		if (argc < 2)
-			return incomplete(usage);
-		if (matches(argv[0], "dev")) {
+			return missing_value(words[k], k == 0 ? "a device name" :
+					     k == 1 ? interval_hint : count_hint);
+		if (k == 0) {
 			if (fc_check_dev_name(argv[1]))
 				return EXIT_USAGE;
 			*dev = argv[1];
-		} else if (matches(argv[0], "interval")) {
+		} else if (k == 1) {
 			err = parse_time(argv[1], 1000000000ULL, 3600000000000ULL, &v);
 			if (!err && v < 10000000ULL)
 				err = -ERANGE;

@@ -383,7 +383,7 @@ int cmd_watch(int argc, char **argv)
 	const char *dev = NULL;
 	int ret;
 
-	ret = parse_periodic(argc, argv, usage_watch, "seconds 0.01..3600, like 1, 0.5 or 500ms",
+	ret = parse_periodic(argc, argv, "watch", usage_watch, "seconds 0.01..3600, like 1, 0.5 or 500ms",
 			     "a number of intervals 1..4294967295", &dev, &interval_ns, &count);
 	if (ret >= 0)
 		return ret;

@@ -48,7 +48,27 @@ expect 0 "$out" 'Exit status: 0 success, 1' "help documents exit codes" -- help
 expect 0 "$out" 'the partner is congested and paused us' "help says what rx means" -- help
 expect 2 "$err" '^Usage: flowctl' "no command: usage" --
 expect 2 "$err" '^What is "frob"?' "an unknown command" -- frob
-expect 2 "$err" 'COMMAND := ' "an unknown command is followed by the usage" -- frob
+expect 2 "$err" 'Expected show, set, stats, watch, sample, monitor, send, metrics, quanta or help\.' "an unknown command: the commands" -- frob
+expect 2 "$err" '^Try "flowctl help"\.$' "an unknown command: the help command" -- frob
+run frob
+! grep -q 'COMMAND := ' "$err"
+ok $? "an unknown command is not followed by the whole usage"
+expect 2 "$err" 'Error: "s" is ambiguous: did you mean show, set, stats, sample or send?' \
+	"an ambiguous prefix: the candidates" -- s
+expect 2 "$err" 'did you mean set or send?' "se: set or send" -- se dev x
+expect 2 "$err" 'What is "shwo"? Did you mean show?' "a typo: the word meant" -- shwo
+expect 2 "$err" 'Did you mean monitor?' "a typo in a longer word" -- montior
+expect 0 "$out" '^Usage: flowctl set dev DEV' "help set: set's help" -- help set
+expect 0 "$out" '^Usage: flowctl.* monitor' "help mon: a prefix of the command" -- help mon
+expect 0 "$out" '^Usage: flowctl set dev DEV' "set --help" -- set --help
+expect 0 "$out" '^Usage: flowctl.* stats' "st -h: a prefix and -h" -- st -h
+expect 0 "$out" '^Usage: flowctl.* quanta' "qu help" -- qu help
+expect 2 "$err" 'did you mean set or send?' "help se: ambiguous" -- help se
+expect 0 "$out" '512 bit times' "q 1 sp 1G: prefixes of command and keyword" -- q 1 sp 1G
+expect 2 "$err" 'Error: mode needs a value: pause, pfc or off' "set: a keyword without its value says which" -- set dev x mode
+expect 2 "$err" 'Error: interval needs a value: seconds' "watch: interval without its value" -- watch interval
+expect 2 "$err" 'Try "flowctl send help"' "send: an unknown word names send's help" -- send dev x frob 1
+expect 2 "$err" 'What is "frob"? Expected dev, reset or help' "stats: the words it takes" -- stats frob
 expect 2 "$err" 'Option "-x" is unknown' "an unknown option" -- -x show
 expect 2 "$err" 'needs a network namespace' "-n without a name" -- -n
 
@@ -61,7 +81,7 @@ expect 0 "$out" 'steady = grew in at least 80%' "watch help states the verdict r
 expect 0 "$out" 'TESTING-AIDS' "send help lists the testing aids" -- send help
 
 expect 2 "$err" 'What is "frob"?' "show: unknown word" -- show frob
-expect 2 "$err" 'Command line is not complete' "show: dev without a name" -- show dev
+expect 2 "$err" 'dev needs a value: a device name' "show: dev without a name" -- show dev
 expect 2 "$err" 'What is "frob"?' "set: unknown word" -- set dev eth0 frob on
 expect 2 "$err" 'set needs dev DEV' "set: no dev" -- set mode pfc
 expect 2 "$err" 'quanta "70000" is out of range' "set: quanta bound" -- set dev eth0 quanta 70000

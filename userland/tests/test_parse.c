@@ -325,7 +325,9 @@ static void test_set(void)
 		{ "dev eth0 quanta 65536", "quanta \"65536\" is out of range" },
 		{ "dev eth0 quanta -1", "invalid quanta \"-1\"" },
 		{ "dev eth0 prio 8 xoff 1 xon 1", "prio \"8\" is out of range" },
-		{ "dev eth0 prio 3 xoff 1", "Command line is not complete" },
+		{ "dev eth0 prio 3 xoff 1", "prio 3 needs \"xoff BYTES xon BYTES\"" },
+		{ "dev eth0 prio 3 xoff", "xoff needs a value: bytes" },
+		{ "dev eth0 prio", "prio needs a value: PRIO xoff BYTES xon BYTES" },
 		{ "dev eth0 prio 3 xoff 1 xoff 2", "needs \"xoff BYTES xon BYTES\"" },
 		{ "dev eth0 prio 3 xoff 2 xon 1 prio 3 xoff 2 xon 1", "prio 3 given twice" },
 		{ "dev eth0 pfc-prios 9", "pfc-prios \"9\" is out of range" },
@@ -335,8 +337,13 @@ static void test_set(void)
 		{ "dev eth0 mode pfc mode off", "mode given twice" },
 		{ "dev eth0", "nothing to set" },
 		{ "mode pfc", "set needs dev DEV" },
-		{ "dev", "Command line is not complete" },
-		{ "dev eth0 trust", "Command line is not complete" },
+		{ "dev", "dev needs a value: a device name" },
+		{ "dev eth0 trust", "trust needs a value: pcp or dscp" },
+		{ "dev eth0 mode", "mode needs a value: pause, pfc or off" },
+		{ "dev eth0 x 1", "\"x\" is ambiguous: did you mean xoff or xon?" },
+		{ "dev eth0 p 1", "did you mean pfc-prios, prio or prio-tc?" },
+		{ "dev eth0 mdoe pfc", "What is \"mdoe\"? Did you mean mode?" },
+		{ "dev eth0 frob 1", "Expected dev, mode, rx, tx, pfc-prios, trust, speed, rate, limit, xoff, xon, prio, quanta, prio-tc or help." },
 		{ "dev eth0 trust ip", "invalid trust \"ip\"" },
 		{ "dev waytoolongdevicename0 mode off", "not a valid device name" },
 	};
@@ -353,8 +360,34 @@ static void test_set(void)
 	snprintf(line, sizeof(line), "dev eth0 frob");
 	argc = words(line, argv);
 	capture(run_set, argc, argv, &r);
-	ktap_ok(strstr(captured, "Usage: flowctl set") != NULL,
-		"set: an unknown word is followed by the usage");
+	ktap_ok(strstr(captured, "Try \"flowctl set help\".") &&
+		!strstr(captured, "Usage: flowctl set"),
+		"set: an unknown word is answered with the words and the help command, not the usage");
+
+	/* Prefixes, as iproute2 users type them. */
+	snprintf(line, sizeof(line), "d eth0 mo pfc pfc 3,4 tr dscp sp 10G ra 1gbit li 64k xof 9k xon 3k q 100");
+	argc = words(line, argv);
+	ret = capture(run_set, argc, argv, &r);
+	ktap_ok(ret == EXIT_OK && r.dev && !strcmp(r.dev, "eth0") &&
+		r.v[FLOWCTL_A_DEV_MODE] == FLOWCTL_MODE_PFC &&
+		r.v[FLOWCTL_A_DEV_PFC_PRIOS] == 0x18 &&
+		r.v[FLOWCTL_A_DEV_TRUST] == FLOWCTL_TRUST_DSCP &&
+		r.v[FLOWCTL_A_DEV_SPEED] == 10000 &&
+		r.v[FLOWCTL_A_DEV_RATE] == 1000000000ULL &&
+		r.v[FLOWCTL_A_DEV_LIMIT] == 65536 && r.v[FLOWCTL_A_DEV_XOFF] == 9216 &&
+		r.v[FLOWCTL_A_DEV_XON] == 3072 && r.v[FLOWCTL_A_DEV_QUANTA] == 100,
+		"set: unambiguous prefixes of every keyword (d, mo, pfc, tr, sp, ra, li, xof, xon, q)");
+	if (ret)
+		printf("# ret %d, said: %s", ret, captured);
+	snprintf(line, sizeof(line), "dev eth0 prio 2 xof 1k xo 2k");
+	argc = words(line, argv);
+	ret = capture(run_set, argc, argv, &r);
+	ktap_ok(ret == EXIT_USAGE, "set: \"xo\" after prio is ambiguous too (xoff, xon)");
+	snprintf(line, sizeof(line), "dev eth0 prio 2 xon 1k xof 2k");
+	argc = words(line, argv);
+	ret = capture(run_set, argc, argv, &r);
+	ktap_ok(ret == EXIT_OK && r.prio_xoff[2] == 2048 && r.prio_xon[2] == 1024,
+		"set: prio's xoff and xon take prefixes too");
 	snprintf(line, sizeof(line), "dev eth0 help");
 	argc = words(line, argv);
 	ret = capture(run_set, argc, argv, &r);
@@ -422,6 +455,27 @@ static void test_send(void)
 	}
 }
 
+static void test_keywords(void)
+{
+	static const char *const w[] = { "show", "set", "stats", "sample", "send",
+					 "pfc", "pfc-prios", NULL };
+
+	KTAP_EQ_U64(parse_keyword("show", w), 0, "keyword: exact");
+	KTAP_EQ_U64(parse_keyword("sh", w), 0, "keyword: unique prefix");
+	KTAP_EQ_U64(parse_keyword("st", w), 2, "keyword: st = stats");
+	ktap_ok(parse_keyword("s", w) == KW_AMBIGUOUS, "keyword: s is ambiguous");
+	ktap_ok(parse_keyword("se", w) == KW_AMBIGUOUS, "keyword: se is ambiguous (set, send)");
+	KTAP_EQ_U64(parse_keyword("pfc", w), 5, "keyword: an exact word wins over longer ones");
+	KTAP_EQ_U64(parse_keyword("pfc-", w), 6, "keyword: pfc- = pfc-prios");
+	ktap_ok(parse_keyword("showx", w) == KW_UNKNOWN, "keyword: longer than the word");
+	ktap_ok(parse_keyword("", w) == KW_UNKNOWN, "keyword: empty is unknown");
+	ktap_ok(parse_keyword(NULL, w) == KW_UNKNOWN, "keyword: NULL is unknown");
+	KTAP_EQ_U64(word_distance("shwo", "show"), 1, "distance: a swap is one edit");
+	KTAP_EQ_U64(word_distance("sow", "show"), 1, "distance: a deletion");
+	KTAP_EQ_U64(word_distance("frob", "show"), 3, "distance: frob to show (three substitutions)");
+	KTAP_EQ_U64(word_distance("", "set"), 3, "distance: empty");
+}
+
 int main(void)
 {
 	ktap_begin("flowctl command-line parsing");
@@ -434,6 +488,7 @@ int main(void)
 	test_prio_lists();
 	test_prio_tc();
 	test_mac();
+	test_keywords();
 	test_set();
 	test_send();
 	return ktap_finish();
