@@ -433,8 +433,10 @@ char *fmt_wall(char *buf, size_t len, bool iso)
 	localtime_r(&tv.tv_sec, &tm);
 	if (iso) {
 		strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%S", &tm);
+		/* RFC 3339: the offset as +hh:mm, not %z's +hhmm */
 		strftime(zone, sizeof(zone), "%z", &tm);
-		snprintf(buf, len, "%s.%06ld%s", date, (long)tv.tv_usec, zone);
+		snprintf(buf, len, "%s.%06ld%.3s:%.2s", date, (long)tv.tv_usec,
+			 zone, zone + 3);
 	} else {
 		strftime(date, sizeof(date), "%H:%M:%S", &tm);
 		snprintf(buf, len, "%s.%06ld", date, (long)tv.tv_usec);

@@ -48,22 +48,6 @@ void usage_quanta(FILE *f)
 		"65535. Without speed: a table over 10M .. 400G.\n");
 }
 
-/* ps as a JSON number of ns with up to 3 decimals: "1.28", "512000". */
-static char *ns_number(char *buf, size_t len, uint64_t ps)
-{
-	char *dot;
-
-	snprintf(buf, len, "%" PRIu64 ".%03" PRIu64, ps / 1000, ps % 1000);
-	dot = strchr(buf, '.');
-	if (!dot)
-		return buf;
-	if (!strcmp(dot, ".000"))
-		*dot = '\0';
-	else if (dot[3] == '0')
-		dot[dot[2] == '0' ? 2 : 3] = '\0';
-	return buf;
-}
-
 static void print_speed(uint32_t mbps, const char *fmt)
 {
 	char buf[FMT_LEN];
@@ -75,19 +59,19 @@ static void print_speed(uint32_t mbps, const char *fmt)
 /* quanta -> time at one speed. */
 static void quanta_row(uint64_t quanta, uint32_t mbps, bool table)
 {
-	char num[32], txt[FMT_LEN];
+	char txt[FMT_LEN];
 	uint64_t ps = fc_quanta_ps(quanta, mbps);
 
 	open_json_object(NULL);
 	if (table) {
 		print_u64(PRINT_JSON, "quanta", NULL, quanta);
 		print_speed(mbps, "  %-10s");
-		print_number(PRINT_ANY, "time_ns", "%s\n", ns_number(num, sizeof(num), ps),
+		print_u64_as(PRINT_ANY, "time_ps", "%s\n", ps,
 			     fmt_time(txt, sizeof(txt), ps, 12, true));
 	} else {
 		print_u64(PRINT_ANY, "quanta", "%s quanta", quanta);
 		print_speed(mbps, " at %s");
-		print_number(PRINT_ANY, "time_ns", " = %s", ns_number(num, sizeof(num), ps),
+		print_u64_as(PRINT_ANY, "time_ps", " = %s", ps,
 			     fmt_time(txt, sizeof(txt), ps, 12, true));
 		print_u64(PRINT_FP, NULL, " (%s bit times)\n", quanta * MC_QUANTUM_BITS);
 	}
@@ -99,7 +83,7 @@ static void time_row(uint64_t ns, uint32_t mbps, bool table)
 {
 	uint64_t q = fc_quanta_for_ns(ns, mbps);
 	uint64_t max_ps = fc_quanta_ps(FC_QUANTA_MAX, mbps);
-	char num[32], txt[FMT_LEN], t[FMT_LEN];
+	char txt[FMT_LEN], t[FMT_LEN];
 	bool fits = q <= FC_QUANTA_MAX;
 
 	open_json_object(NULL);
@@ -116,18 +100,16 @@ static void time_row(uint64_t ns, uint32_t mbps, bool table)
 		uint64_t ps = fc_quanta_ps(q, mbps);
 
 		print_u64(PRINT_ANY, "quanta", table ? "%-8s" : " = %s quanta", q);
-		print_number(PRINT_ANY, "quanta_time_ns", table ? "%s\n" : " (%s)\n",
-			     ns_number(num, sizeof(num), ps),
-			     fmt_time(txt, sizeof(txt), ps, 12, true));
+		print_u64_as(PRINT_ANY, "quanta_time_ps", table ? "%s\n" : " (%s)\n",
+			     ps, fmt_time(txt, sizeof(txt), ps, 12, true));
 	} else {
 		print_null("quanta");
 		print_text(table ? "%-8s" : " cannot be expressed in one frame: ",
 			   table ? "-" : "");
-		print_number(PRINT_ANY, "max_time_ns",
+		print_u64_as(PRINT_ANY, "max_time_ps",
 			     table ? "(longer than 65535 quanta = %s)\n"
 				   : "more than 65535 quanta; the longest pause is %s\n",
-			     ns_number(num, sizeof(num), max_ps),
-			     fmt_time(txt, sizeof(txt), max_ps, 12, true));
+			     max_ps, fmt_time(txt, sizeof(txt), max_ps, 12, true));
 	}
 	close_json_object();
 }

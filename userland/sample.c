@@ -44,11 +44,26 @@ static uint64_t clock_ns(clockid_t c)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
+void fc_sample_print(uint64_t real_ns, uint64_t mono_ns,
+		     const struct fc_dev_list *l)
+{
+	size_t i;
+
+	open_json_object(NULL);
+	print_u64(PRINT_JSON, "time_ns", NULL, real_ns);
+	print_u64(PRINT_JSON, "mono_ns", NULL, mono_ns);
+	open_json_array("ports");
+	for (i = 0; i < l->n; i++)
+		fc_print_dev(&l->dev[i], FC_SHOW_ALL);
+	close_json_array();
+	close_json_object();
+	json_end_document();
+}
+
 static int sample_once(struct fc_nl *nl, const char *dev)
 {
 	struct fc_dev_list l = { 0 };
 	uint64_t real = clock_ns(CLOCK_REALTIME), mono = clock_ns(CLOCK_MONOTONIC);
-	size_t i;
 	int err;
 
 	err = fc_dev_get(nl, dev, &l);
@@ -58,15 +73,7 @@ static int sample_once(struct fc_nl *nl, const char *dev)
 		return EXIT_FAIL;
 	}
 	fc_dev_list_sort(&l);
-	open_json_object(NULL);
-	print_u64(PRINT_JSON, "time_ns", NULL, real);
-	print_u64(PRINT_JSON, "mono_ns", NULL, mono);
-	open_json_array("ports");
-	for (i = 0; i < l.n; i++)
-		fc_print_dev(&l.dev[i], FC_SHOW_ALL);
-	close_json_array();
-	close_json_object();
-	json_end_document();
+	fc_sample_print(real, mono, &l);
 	fc_dev_list_free(&l);
 	return EXIT_OK;
 }

@@ -277,8 +277,8 @@ static const char *kind_name(const struct fc_send_req *r)
 	return "raw";
 }
 
-static void print_result(const struct fc_send_req *r, uint64_t sent,
-			 uint64_t dropped, size_t len)
+void fc_send_print(const struct fc_send_req *r, uint64_t sent,
+		   uint64_t dropped, size_t len)
 {
 	char buf[32];
 	int i;
@@ -429,6 +429,6 @@ int cmd_send(int argc, char **argv)
 		}
 	}
 	close(fd);
-	print_result(&r, sent, dropped, len);
+	fc_send_print(&r, sent, dropped, len);
 	return ret;
 }

@@ -36,6 +36,9 @@ struct fc_send_req {
  * frame dump helper in the tests builds frames without a device).
  */
 int fc_send_parse(int argc, char **argv, struct fc_send_req *r, bool need_dev);
+/* What send prints when it is done: frames sent, the frame, drops. */
+void fc_send_print(const struct fc_send_req *r, uint64_t sent,
+		   uint64_t dropped, size_t len);
 /* Build the frame into buf (FC_SEND_MAX_LEN bytes); returns its length. */
 size_t fc_send_build(const struct fc_send_req *r, const uint8_t sa[6],
 		     uint8_t *buf);

@@ -13,6 +13,9 @@
 #define FC_SHOW_ALL		0x7
 
 void fc_print_dev(const struct fc_dev *d, unsigned int what);
+/* One line of "sample": time_ns, mono_ns and the ports (show -j -s). */
+void fc_sample_print(uint64_t real_ns, uint64_t mono_ns,
+		     const struct fc_dev_list *l);
 /* A JSON array of ports, or one text block per port. */
 void fc_print_devs(const struct fc_dev_list *l, unsigned int what);
 

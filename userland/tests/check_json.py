@@ -10,6 +10,7 @@ binary, run for the commands that need no kernel module (quanta).
 """
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -39,12 +40,14 @@ TOP_TYPES = {
     "pfc_prios": list, "trust": str, "speed_mbps": int,
     "speed_config_mbps": int, "speed_source": str, "rate_bps": int,
     "limit_bytes": int, "xoff_bytes": int, "xon_bytes": int, "quanta": int,
-    "stats": dict, "prio": list,
+    "headroom_bytes": int, "prio_tc": list, "stats": dict, "prio": list,
 }
 STATS_KEYS = ["rx_pause", "rx_xon", "rx_pfc", "tx_pause", "tx_xon", "tx_pfc",
-              "rx_ignored", "rx_malformed", "rx_unsupported", "partner_ignored"]
+              "rx_ignored", "rx_malformed", "rx_unsupported", "partner_ignored",
+              "events_suppressed"]
 PRIO_TYPES = {
-    "prio": int, "paused": bool, "pause_left_ns": int, "paused_ns_total": int,
+    "prio": int, "paused": bool, "pause_left_ns": int, "pause_elapsed_ns": int,
+    "paused_ns_total": int,
     "pause_episodes": int, "rx_pfc": int, "rx_pfc_xon": int, "tx_pfc": int,
     "tx_pfc_xon": int, "tx_packets": int, "tx_bytes": int,
     "backlog_bytes": int, "backlog_packets": int, "drops": int,
@@ -65,6 +68,13 @@ def type_ok(v, t):
 def load(path):
     with open(path) as f:
         return json.load(f)
+
+
+RFC3339 = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$")
+
+
+def is_rfc3339(v):
+    return isinstance(v, str) and RFC3339.match(v) is not None
 
 
 def check_show(out):
@@ -90,7 +100,7 @@ def check_show(out):
        "show: quanta, rate_bps, limit_bytes values")
 
     st = full["stats"]
-    ok(set(st) == set(STATS_KEYS), "show: stats has exactly the 10 counters",
+    ok(set(st) == set(STATS_KEYS), "show: stats has exactly the 11 counters",
        sorted(set(st) ^ set(STATS_KEYS)))
     ok(all(is_int(v) for v in st.values()), "show: stats are integers")
     ok(st["rx_pause"] == 12 and st["tx_pfc"] == 5 and st["partner_ignored"] == 4,
@@ -105,8 +115,11 @@ def check_show(out):
     bad = [(p["prio"], k) for p in pr for k, t in PRIO_TYPES.items()
            if k in p and not type_ok(p[k], t)]
     ok(not bad, "show: every prio key has its type", bad[:5])
-    ok(pr[3]["paused"] is True and pr[3]["pause_left_ns"] == 12345678,
-       "show: prio 3 paused with time left")
+    ok(pr[3]["paused"] is True and pr[3]["pause_left_ns"] == 12345678 and
+       pr[3]["pause_elapsed_ns"] == 2000000,
+       "show: prio 3 paused with time left and the time so far")
+    ok(full["headroom_bytes"] == 20000 and full["prio_tc"] == [1, 0, 2, 3, 4, 5, 6, 7],
+       "show: headroom_bytes and prio_tc (traffic class of each priority)", full.get("prio_tc"))
     ok(pr[4]["xoff_active"] is True and pr[0]["xoff_active"] is False,
        "show: prio 4 xoff_active")
     ok(pr[3]["tx_bytes"] == 2**63 + 5, "show: 64-bit counters survive")
@@ -146,7 +159,8 @@ def check_events(out):
        start["timestamp_ns"] == 1234567890123,
        "monitor -j: quanta, time_ns, timestamp_ns")
     ok(start["ifname"] == "veth0" and start["ifindex"] == 7, "monitor -j: ifname, ifindex")
-    ok(isinstance(start["time"], str) and "T" in start["time"], "monitor -j: ISO wall time")
+    ok(all(is_rfc3339(e["time"]) for e in evs), "monitor -j: RFC 3339 wall time",
+       [e["time"] for e in evs])
     ok(end["type"] == "pause-end" and "prio" not in end,
        "monitor -j: link-level pause-end has no prio")
 
@@ -197,6 +211,32 @@ def check_watch(out):
     ok(x["dir"] == "tx" and x["grew_intervals"] == 2 and x["intervals"] == 6 and
        isinstance(x["meaning"], str), "watch -j: verdict fields")
     ok("80%" in w["rule"], "watch -j: the rule is stated")
+    ok(all(is_rfc3339(x["time"]) for x in s), "watch -j: RFC 3339 sample times",
+       s[0]["time"])
+
+
+def check_sample(out):
+    with open(os.path.join(out, "sample.jsonl")) as f:
+        lines = f.read().splitlines()
+    j = json.loads(lines[0])
+    ok(len(lines) == 1 and set(j) == {"time_ns", "mono_ns", "ports"},
+       "sample: one line with time_ns, mono_ns and ports", sorted(j))
+    ok(j["time_ns"] == 1764748800123456789 and j["mono_ns"] == 1234567890123,
+       "sample: the two clocks, integers in ns")
+    ok(j["ports"] == load(os.path.join(out, "show.json")),
+       "sample: ports is what show -j -s prints")
+
+
+def check_send(out):
+    j = load(os.path.join(out, "send.json"))
+    want = {"sent", "frame", "pfc", "ifname", "length", "da", "opcode", "ethertype",
+            "enable", "dropped"}
+    ok(set(j) == want, "send -j: sent, frame, pfc, ifname, length, the bent fields, dropped",
+       sorted(set(j) ^ want))
+    ok(j["sent"] == 5 and j["frame"] == "pfc" and j["dropped"] == 1 and
+       j["pfc"] == [{"prio": 3, "quanta": 100}, {"prio": 4, "quanta": 0}] and
+       j["opcode"] == 0x0102 and j["ethertype"] == 0x8808 and j["enable"] == 0x18,
+       "send -j: values", j)
 
 
 def run(flowctl, *args):
@@ -208,42 +248,114 @@ def check_quanta(flowctl):
     rc, out, _ = run(flowctl, "-j", "quanta", "1000", "speed", "1G")
     j = json.loads(out) if rc == 0 else {}
     ok(rc == 0 and j.get("quanta") == 1000 and j.get("speed_mbps") == 1000 and
-       j.get("time_ns") == 512000, "quanta -j: 1000 quanta at 1G = 512000 ns", out)
+       j.get("time_ps") == 512000000, "quanta -j: 1000 quanta at 1G = 512000000 ps", out)
+    docs = [j]
     rc, out, _ = run(flowctl, "-j", "quanta", "65535", "speed", "100M")
     j = json.loads(out) if rc == 0 else {}
-    ok(j.get("time_ns") == 335539200, "quanta -j: 65535 at 100M = 335539200 ns", out)
+    ok(j.get("time_ps") == 335539200000, "quanta -j: 65535 at 100M = 335539200000 ps", out)
     rc, out, _ = run(flowctl, "-j", "quanta", "1")
     j = json.loads(out) if rc == 0 else []
     ok(isinstance(j, list) and len(j) == 12 and j[-1]["speed_mbps"] == 400000 and
-       j[-1]["time_ns"] == 1.28, "quanta -j: a 12-speed table, 1 quantum at 400G = 1.28 ns", out)
+       j[-1]["time_ps"] == 1280, "quanta -j: a 12-speed table, 1 quantum at 400G = 1280 ps", out)
+    docs.append(j)
     rc, out, _ = run(flowctl, "-j", "quanta", "1ms", "speed", "1G")
     j = json.loads(out) if rc == 0 else {}
-    ok(j.get("fits") is True and j.get("quanta") == 1954 and j.get("quanta_time_ns") == 1000448,
-       "quanta -j: 1 ms at 1G = 1954 quanta", out)
+    ok(j.get("fits") is True and j.get("quanta") == 1954 and j.get("quanta_time_ps") == 1000448000
+       and j.get("time_ns") == 1000000, "quanta -j: 1 ms at 1G = 1954 quanta", out)
+    docs.append(j)
     rc, out, _ = run(flowctl, "-j", "quanta", "1s", "speed", "1G")
     j = json.loads(out) if rc == 0 else {}
     ok(j.get("fits") is False and j.get("quanta") is None and
-       j.get("max_time_ns") == 33553920, "quanta -j: 1 s at 1G does not fit", out)
+       j.get("max_time_ps") == 33553920000, "quanta -j: 1 s at 1G does not fit", out)
+    docs.append(j)
     rc, out, _ = run(flowctl, "-p", "quanta", "10ms")
     j = json.loads(out) if rc == 0 else []
     ok(len(j) == 12 and j[0]["quanta"] == 196 and j[3]["fits"] is True and
        j[4]["fits"] is False,
        "quanta -p: a time over the table, pretty", out[:200])
+    docs.append(j)
+    return docs
+
+
+def keys_of(doc, acc, where=""):
+    """Every key of a JSON document, and each _ns/_ps key's value type."""
+    if isinstance(doc, dict):
+        for k, v in doc.items():
+            acc.setdefault(k, set()).add(type(v).__name__)
+            keys_of(v, acc)
+    elif isinstance(doc, list):
+        for v in doc:
+            keys_of(v, acc)
+
+
+def man_json_words(path):
+    """The bold words of flowctl(8)'s JSON OUTPUT section."""
+    words = set()
+    inside = False
+    with open(path) as f:
+        for line in f:
+            if line.startswith(".SH"):
+                inside = line.strip() == ".SH JSON OUTPUT"
+                continue
+            if not inside or not (line.startswith(".B ") or line.startswith(".BR ")):
+                continue
+            args = re.findall(r'"[^"]*"|\S+', line.split(None, 1)[1])
+            bold = args if line.startswith(".B ") else args[0::2]
+            for a in bold:
+                if re.fullmatch(r"[a-z][a-z0-9_]*", a):
+                    words.add(a)
+    return words
+
+
+# Bold words of the JSON section that are commands, not keys.
+MAN_COMMANDS = {"show", "stats", "watch", "monitor", "send", "quanta", "sample", "top",
+                "level"}
+
+
+def check_man(out, quanta_docs, man):
+    docs = [load(os.path.join(out, n)) for n in ("show.json", "stats.json", "watch.json",
+                                                 "send.json")]
+    for n in ("events.jsonl", "entries.jsonl", "sample.jsonl"):
+        with open(os.path.join(out, n)) as f:
+            docs += [json.loads(line) for line in f.read().splitlines() if line]
+    docs += quanta_docs
+    acc = {}
+    for d in docs:
+        keys_of(d, acc)
+    printed = set(acc)
+    words = man_json_words(man)
+    ok(not printed - words, "man page: every key -j prints is in flowctl(8)'s JSON OUTPUT",
+       sorted(printed - words))
+    ok(not words - MAN_COMMANDS - printed,
+       "man page: every key flowctl(8)'s JSON OUTPUT names is printed",
+       sorted(words - MAN_COMMANDS - printed))
+    bad = {k: sorted(t) for k, t in acc.items()
+           if (k.endswith("_ns") or k.endswith("_ps") or k.endswith("_ns_total"))
+           and t - {"int"}}
+    ok(not bad, "every duration key (_ns, _ps, _ns_total) is an integer", bad)
 
 
 def main():
     out, flowctl = sys.argv[1], sys.argv[2]
     print("TAP version 13")
     print("# flowctl JSON shape (python3 json)")
-    for check in (check_show, check_stats, check_events, check_watch):
+    for check in (check_show, check_stats, check_events, check_watch, check_sample,
+                  check_send):
         try:
             check(out)
         except (KeyError, IndexError, ValueError, OSError, TypeError) as e:
             ok(False, f"{check.__name__}: {type(e).__name__}: {e}")
+    quanta_docs = []
     try:
-        check_quanta(flowctl)
+        quanta_docs = check_quanta(flowctl)
     except (KeyError, IndexError, ValueError, OSError, TypeError) as e:
         ok(False, f"check_quanta: {type(e).__name__}: {e}")
+    man = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                       "Documentation", "flowctl.8")
+    try:
+        check_man(out, quanta_docs, man)
+    except (KeyError, IndexError, ValueError, OSError, TypeError) as e:
+        ok(False, f"check_man: {type(e).__name__}: {e}")
     print(f"1..{n}")
     print(f"# Totals: pass:{n - failed} fail:{failed} skip:0")
     return 1 if failed else 0

@@ -65,6 +65,8 @@ static inline struct nlmsghdr *synth_full_dev(char *buf, uint32_t seq, uint16_t 
 	mnl_attr_put_u32(nlh, FLOWCTL_A_DEV_XOFF, 60000);
 	mnl_attr_put_u32(nlh, FLOWCTL_A_DEV_XON, 30000);
 	mnl_attr_put_u16(nlh, FLOWCTL_A_DEV_QUANTA, 65535);
+	mnl_attr_put_u32(nlh, FLOWCTL_A_DEV_HEADROOM, 20000);
+	mnl_attr_put_u32(nlh, FLOWCTL_A_DEV_PRIO_TC, 0x76543201);
 	mnl_attr_put_u32(nlh, SYNTH_UNKNOWN, 0xdeadbeef);
 
 	nest = mnl_attr_nest_start(nlh, FLOWCTL_A_DEV_STATS);
@@ -78,6 +80,7 @@ static inline struct nlmsghdr *synth_full_dev(char *buf, uint32_t seq, uint16_t 
 	synth_u64(nlh, FLOWCTL_A_STATS_RX_MALFORMED, 2, FLOWCTL_A_STATS_PAD);
 	synth_u64(nlh, FLOWCTL_A_STATS_RX_UNSUPPORTED, 3, FLOWCTL_A_STATS_PAD);
 	synth_u64(nlh, FLOWCTL_A_STATS_PARTNER_IGNORED, 4, FLOWCTL_A_STATS_PAD);
+	synth_u64(nlh, FLOWCTL_A_STATS_EVENTS_SUPPRESSED, 6, FLOWCTL_A_STATS_PAD);
 	synth_u64(nlh, SYNTH_UNKNOWN, 99, FLOWCTL_A_STATS_PAD);
 	mnl_attr_nest_end(nlh, nest);
 
@@ -89,6 +92,8 @@ static inline struct nlmsghdr *synth_full_dev(char *buf, uint32_t seq, uint16_t 
 		mnl_attr_put_u8(nlh, FLOWCTL_A_PRIO_PRIO, (uint8_t)p);
 		mnl_attr_put_u8(nlh, FLOWCTL_A_PRIO_PAUSED, p == 3);
 		synth_u64(nlh, FLOWCTL_A_PRIO_PAUSE_LEFT_NS, p == 3 ? 12345678 : 0,
+			  FLOWCTL_A_PRIO_PAD);
+		synth_u64(nlh, FLOWCTL_A_PRIO_PAUSE_ELAPSED_NS, p == 3 ? 2000000 : 0,
 			  FLOWCTL_A_PRIO_PAD);
 		synth_u64(nlh, FLOWCTL_A_PRIO_PAUSED_NS_TOTAL, b * 1000000000ULL,
 			  FLOWCTL_A_PRIO_PAD);

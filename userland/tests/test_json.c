@@ -14,6 +14,7 @@
 #include "dev.h"
 #include "monitor.h"
 #include "print.h"
+#include "send.h"
 #include "show.h"
 
 static char buf_full[16384] __attribute__((aligned(8)));
@@ -108,7 +109,7 @@ static void test_text(void)
 		"text: the config line reads like the set command");
 	ktap_ok(strstr(t, "quanta 65535") && strstr(t, "xoff 60000B xon 30000B"),
 		"text: thresholds and quanta");
-	ktap_ok(strstr(t, "prio 3: paused by the partner, 12.35 ms left") != NULL,
+	ktap_ok(strstr(t, "prio 3: paused by the partner for 2 ms, 12.35 ms left") != NULL,
 		"text: a paused priority shows the time left");
 	ktap_ok(strstr(t, "prio 4: pausing the partner (XOFF sent)") != NULL,
 		"text: a priority in XOFF says we pause the partner");
@@ -149,6 +150,40 @@ static void test_json(const char *dir)
 	save(dir, "show-pretty.json", p);
 	save(dir, "stats.json", s);
 	save(dir, "empty.json", e);
+	{
+		char *sm = NULL;
+		size_t sn = 0;
+		FILE *f = open_memstream(&sm, &sn);
+
+		print_init(true, false, f);
+		fc_sample_print(1764748800123456789ULL, 1234567890123ULL, &devs);
+		fclose(f);
+		print_init(false, false, stdout);
+		ktap_ok(strchr(sm, '\n') == sm + strlen(sm) - 1,
+			"json: a sample is one line");
+		save(dir, "sample.jsonl", sm);
+		free(sm);
+	}
+	{
+		/* send -j, every field it can print: a bent PFC frame. */
+		char line[] = "dev veth0 pfc 3:100,4:0 da 01:80:c2:00:00:02 opcode 0x0102 ethertype 0x8808 enable 0x18 length 64";
+		char *argv[32], *sm = NULL, *tok;
+		struct fc_send_req r;
+		size_t sn = 0;
+		int argc = 0;
+		FILE *f;
+
+		for (tok = strtok(line, " "); tok; tok = strtok(NULL, " "))
+			argv[argc++] = tok;
+		ktap_ok(fc_send_parse(argc, argv, &r, true) == 0, "json: a send line to print");
+		f = open_memstream(&sm, &sn);
+		print_init(true, false, f);
+		fc_send_print(&r, 5, 1, 64);
+		fclose(f);
+		print_init(false, false, stdout);
+		save(dir, "send.json", sm);
+		free(sm);
+	}
 	free(j);
 	free(p);
 	free(s);
