@@ -331,7 +331,8 @@ static int fc_nl_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 }
 
 static int fc_nl_set_thresholds(u32 xoff, u32 xon, u32 limit, u32 head,
-				struct nlattr *at, struct netlink_ext_ack *extack)
+				const struct nlattr *at,
+				struct netlink_ext_ack *extack)
 {
 	if (!xoff && !xon)
 		return 0;
@@ -347,13 +348,18 @@ static int fc_nl_set_thresholds(u32 xoff, u32 xon, u32 limit, u32 head,
 	return 0;
 }
 
-/* Apply the request's attributes to c, a private copy. No side effects. */
-static int fc_nl_parse_cfg(struct fc_sched *q, struct fc_cfg *c,
-			   struct genl_info *info)
+/*
+ * Apply a request's attributes to c, a private copy. No side effects. tb
+ * holds the parsed attributes; attrs and len are all of them, for the
+ * repeated FLOWCTL_A_DEV_PRIO (tb holds only the last). The one validator
+ * of "flowctl set" (genetlink) and of tc's TCA_OPTIONS.
+ */
+static int fc_parse_cfg(struct fc_sched *q, struct fc_cfg *c,
+			struct nlattr **tb, const struct nlattr *attrs, int len,
+			struct netlink_ext_ack *extack)
 {
-	struct netlink_ext_ack *extack = info->extack;
-	struct nlattr **tb = info->attrs;
-	struct nlattr *a, *ptb[FLOWCTL_A_PRIO_MAX + 1];
+	struct nlattr *ptb[FLOWCTL_A_PRIO_MAX + 1];
+	const struct nlattr *a;
 	int rem, err, prio;
 	u32 head;
 	u8 src;
@@ -398,8 +404,7 @@ static int fc_nl_parse_cfg(struct fc_sched *q, struct fc_cfg *c,
 	/* The headroom XOFF must leave depends on the speed this set gives. */
 	head = fc_headroom(fc_resolve_speed(q, c, &src));
 
-	/* FLOWCTL_A_DEV_PRIO repeats; info->attrs holds only the last. */
-	nlmsg_for_each_attr(a, info->nlhdr, GENL_HDRLEN, rem) {
+	nla_for_each_attr(a, attrs, len, rem) {
 		if (nla_type(a) != FLOWCTL_A_DEV_PRIO)
 			continue;
 		err = nla_parse_nested(ptb, FLOWCTL_A_PRIO_MAX, a,
@@ -442,6 +447,76 @@ static int fc_nl_parse_cfg(struct fc_sched *q, struct fc_cfg *c,
 	return 0;
 }
 
+/*
+ * tc's TCA_OPTIONS (qdisc add, replace, change): the attributes of
+ * FLOWCTL_CMD_DEV_SET, checked by the same policy and fc_parse_cfg(), with
+ * the same extack words. The device is tc's, so naming one is refused.
+ */
+int fc_opts_parse(struct fc_sched *q, struct fc_cfg *c, struct nlattr *opt,
+		  struct netlink_ext_ack *extack)
+{
+	struct nlattr *tb[FLOWCTL_A_DEV_MAX + 1];
+	int err;
+
+	err = __nla_parse(tb, FLOWCTL_A_DEV_MAX, nla_data(opt), nla_len(opt),
+			  fc_dev_set_policy, NL_VALIDATE_STRICT, extack);
+	if (err)
+		return err;
+	if (tb[FLOWCTL_A_DEV_IFINDEX] || tb[FLOWCTL_A_DEV_IFNAME]) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[FLOWCTL_A_DEV_IFINDEX] ?
+				    tb[FLOWCTL_A_DEV_IFINDEX] :
+				    tb[FLOWCTL_A_DEV_IFNAME],
+				    "tc options name no device: tc's dev is the port");
+		return -EINVAL;
+	}
+	return fc_parse_cfg(q, c, tb, nla_data(opt), nla_len(opt), extack);
+}
+
+/*
+ * TCA_OPTIONS of a dump: the configuration as set (xoff and xon 0 =
+ * derived, speed 0 = auto), which tc qdisc change takes back; what is in
+ * force (the derived thresholds, the speed in use) is in the xstats and in
+ * "flowctl show".
+ */
+int fc_opts_dump(struct sk_buff *skb, const struct fc_cfg *c)
+{
+	struct nlattr *opts, *nest;
+	int prio;
+
+	opts = nla_nest_start_noflag(skb, TCA_OPTIONS);
+	if (!opts)
+		return -EMSGSIZE;
+	if (nla_put_u8(skb, FLOWCTL_A_DEV_MODE, c->mode) ||
+	    nla_put_u8(skb, FLOWCTL_A_DEV_RX, c->rx) ||
+	    nla_put_u8(skb, FLOWCTL_A_DEV_TX, c->tx) ||
+	    nla_put_u8(skb, FLOWCTL_A_DEV_PFC_PRIOS, c->pfc_prios) ||
+	    nla_put_u8(skb, FLOWCTL_A_DEV_TRUST, c->trust) ||
+	    nla_put_u32(skb, FLOWCTL_A_DEV_SPEED, c->speed) ||
+	    fc_put_u64(skb, FLOWCTL_A_DEV_RATE, c->rate, FLOWCTL_A_DEV_PAD) ||
+	    nla_put_u32(skb, FLOWCTL_A_DEV_LIMIT, c->limit) ||
+	    nla_put_u32(skb, FLOWCTL_A_DEV_XOFF, c->xoff) ||
+	    nla_put_u32(skb, FLOWCTL_A_DEV_XON, c->xon) ||
+	    nla_put_u16(skb, FLOWCTL_A_DEV_QUANTA, c->quanta) ||
+	    nla_put_u32(skb, FLOWCTL_A_DEV_PRIO_TC, c->prio_tc))
+		goto cancel;
+	for (prio = 0; prio < FC_PRIOS; prio++) {
+		if (!c->prio_xoff[prio] && !c->prio_xon[prio])
+			continue;
+		nest = nla_nest_start(skb, FLOWCTL_A_DEV_PRIO);
+		if (!nest ||
+		    nla_put_u8(skb, FLOWCTL_A_PRIO_PRIO, prio) ||
+		    nla_put_u32(skb, FLOWCTL_A_PRIO_XOFF, c->prio_xoff[prio]) ||
+		    nla_put_u32(skb, FLOWCTL_A_PRIO_XON, c->prio_xon[prio]))
+			goto cancel;
+		nla_nest_end(skb, nest);
+	}
+	return nla_nest_end(skb, opts);
+
+cancel:
+	nla_nest_cancel(skb, opts);
+	return -EMSGSIZE;
+}
+
 static int fc_nl_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct fc_cfg *ncfg;
@@ -459,7 +534,9 @@ static int fc_nl_set_doit(struct sk_buff *skb, struct genl_info *info)
 		err = -ENOMEM;
 		goto unlock;
 	}
-	err = fc_nl_parse_cfg(q, ncfg, info);
+	err = fc_parse_cfg(q, ncfg, info->attrs,
+			   nlmsg_attrdata(info->nlhdr, GENL_HDRLEN),
+			   nlmsg_attrlen(info->nlhdr, GENL_HDRLEN), info->extack);
 	if (err) {
 		kfree(ncfg);
 		goto unlock;

@@ -417,11 +417,6 @@ static int fc_init(struct Qdisc *sch, struct nlattr *opt,
 			       "flowctl must be the device's root qdisc: tc qdisc add dev DEV root flowctl");
 		return -EOPNOTSUPP;
 	}
-	if (opt) {
-		NL_SET_ERR_MSG(extack,
-			       "flowctl takes no tc options; configure it with \"flowctl set\"");
-		return -EINVAL;
-	}
 	if (qdisc_dev(sch)->type != ARPHRD_ETHER) {
 		NL_SET_ERR_MSG(extack, "flowctl needs an Ethernet device");
 		return -EOPNOTSUPP;
@@ -438,6 +433,16 @@ static int fc_init(struct Qdisc *sch, struct nlattr *opt,
 	cfg->quanta = 0xffff;
 	cfg->limit = FC_DEFAULT_LIMIT;
 	cfg->prio_tc = FLOWCTL_PRIO_TC_8021Q;
+	/* tc qdisc add ... flowctl OPTIONS: the defaults, then the options,
+	 * checked as "flowctl set" checks them.
+	 */
+	if (opt) {
+		err = fc_opts_parse(q, cfg, opt, extack);
+		if (err) {
+			kfree(cfg);
+			return err;
+		}
+	}
 	fc_order(q->order, cfg->prio_tc);
 	RCU_INIT_POINTER(q->cfg, cfg);
 	q->charge = fc_charge_alloc(q);
@@ -469,9 +474,77 @@ static void fc_destroy(struct Qdisc *sch)
 	kfree_rcu(rcu_dereference_protected(q->cfg, 1), rcu);
 }
 
+/* tc qdisc change, and replace of a flowctl by a flowctl: as "flowctl set". */
+static int fc_change(struct Qdisc *sch, struct nlattr *opt,
+		     struct netlink_ext_ack *extack)
+{
+	struct fc_sched *q = qdisc_priv(sch);
+	struct fc_cfg *ncfg;
+	int err;
+
+	if (!opt)
+		return 0;
+	ncfg = fc_cfg_dup(q);
+	if (!ncfg)
+		return -ENOMEM;
+	err = fc_opts_parse(q, ncfg, opt, extack);
+	if (err) {
+		kfree(ncfg);
+		return err;
+	}
+	err = fc_cfg_commit(q, ncfg, extack);
+	if (!err)
+		fc_notify_config(q);
+	return err;
+}
+
 static int fc_dump(struct Qdisc *sch, struct sk_buff *skb)
 {
+	struct fc_sched *q = qdisc_priv(sch);
+
+	if (fc_opts_dump(skb, rtnl_dereference(q->cfg)) < 0)
+		return -1;
 	return skb->len;
+}
+
+static int fc_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
+{
+	struct fc_sched *q = qdisc_priv(sch);
+	struct tc_flowctl_xstats st = { 0 };
+	struct fc_snapshot *s;
+	int prio;
+
+	s = kmalloc(sizeof(*s), GFP_KERNEL);
+	if (!s)
+		return -ENOMEM;
+	fc_snapshot(q, s);
+	st.speed_mbps = s->speed_mbps;
+	st.speed_source = s->speed_src;
+	st.headroom = s->headroom;
+	st.xoff = s->xoff;
+	st.xon = s->xon;
+	st.rx_pause = s->rxs.rx_pause;
+	st.rx_xon = s->rxs.rx_xon;
+	st.rx_pfc = s->rxs.rx_pfc;
+	st.tx_pause = s->txs.tx_pause;
+	st.tx_xon = s->txs.tx_xon;
+	st.tx_pfc = s->txs.tx_pfc;
+	st.rx_ignored = s->rxs.rx_ignored;
+	st.rx_malformed = s->rxs.rx_malformed;
+	st.rx_unsupported = s->rxs.rx_unsupported;
+	st.partner_ignored = s->partner_ignored;
+	st.events_suppressed = s->events_suppressed;
+	for (prio = 0; prio < FC_PRIOS; prio++) {
+		if (s->prio[prio].pause_left_ns)
+			st.paused |= BIT(prio);
+		if (s->prio[prio].xoff_active || s->tx_link_active)
+			st.xoff_active |= BIT(prio);
+		st.prio_rx_pfc[prio] = s->prio[prio].rx_pfc;
+		st.prio_tx_pfc[prio] = s->prio[prio].tx_pfc;
+		st.prio_paused_ns_total[prio] = s->prio[prio].paused_ns_total;
+	}
+	kfree(s);
+	return gnet_stats_copy_app(d, &st, sizeof(st));
 }
 
 struct Qdisc_ops fc_qdisc_ops __read_mostly = {
@@ -483,6 +556,8 @@ struct Qdisc_ops fc_qdisc_ops __read_mostly = {
 	.init		= fc_init,
 	.reset		= fc_reset,
 	.destroy	= fc_destroy,
+	.change		= fc_change,
 	.dump		= fc_dump,
+	.dump_stats	= fc_dump_stats,
 	.owner		= THIS_MODULE,
 };

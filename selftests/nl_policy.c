@@ -424,12 +424,13 @@ TEST_F(fc, xon_past_limit_refused)
 }
 
 /*
- * rtnetlink, not tc: tc itself refuses options for a qdisc it has no
- * parser for, so only a raw request reaches the kernel. RTM_NEWQDISC of a
- * root flowctl with TCA_OPTIONS on FC_DEV2 (a device with no flowctl) must
- * be refused with a message, and leave no flowctl there; the same request
- * without TCA_OPTIONS is the control: accepted, then deleted.
+ * rtnetlink, not tc: raw TCA_OPTIONS, which tc's plugin never sends. On
+ * FC_DEV2 (a device with no flowctl) an add whose options the family's
+ * policy refuses must fail with the policy's words and attach nothing; an
+ * add with good options is the control: accepted, then deleted.
  */
+enum { OPT_NONE, OPT_UNKNOWN, OPT_IFNAME, OPT_MODE_RANGE, OPT_GOOD };
+
 static int qdisc_req(struct nl *n, const char *dev, uint16_t type,
 		     uint16_t flags, int with_options)
 {
@@ -447,16 +448,29 @@ static int qdisc_req(struct nl *n, const char *dev, uint16_t type,
 		return -ENODEV;
 	if (type == RTM_NEWQDISC)
 		mnl_attr_put_strz(req, TCA_KIND, "flowctl");
-	if (with_options) {
+	if (with_options != OPT_NONE) {
 		struct nlattr *o = mnl_attr_nest_start(req, TCA_OPTIONS);
 
-		mnl_attr_put_u32(req, 1, 100);
+		switch (with_options) {
+		case OPT_UNKNOWN:
+			mnl_attr_put_u32(req, FLOWCTL_A_DEV_MAX + 1, 100);
+			break;
+		case OPT_IFNAME:
+			mnl_attr_put_strz(req, FLOWCTL_A_DEV_IFNAME, dev);
+			break;
+		case OPT_MODE_RANGE:
+			mnl_attr_put_u8(req, FLOWCTL_A_DEV_MODE, FLOWCTL_MODE_PFC + 1);
+			break;
+		default:
+			mnl_attr_put_u8(req, FLOWCTL_A_DEV_MODE, FLOWCTL_MODE_PFC);
+			mnl_attr_put_u16(req, FLOWCTL_A_DEV_QUANTA, 1000);
+		}
 		mnl_attr_nest_end(req, o);
 	}
 	return nl_talk(n, req, NULL, NULL);
 }
 
-TEST(tc_options_refused)
+TEST(tc_options)
 {
 	const char *dev = getenv("FC_DEV2") ? getenv("FC_DEV2") : "p1";
 	struct nl n;
@@ -472,17 +486,26 @@ TEST(tc_options_refused)
 		mnl_socket_setsockopt(n.sk, NETLINK_CAP_ACK, &one, sizeof(one));
 	}
 	EXPECT_EQ(-EINVAL, qdisc_req(&n, dev, RTM_NEWQDISC,
-				     NLM_F_CREATE | NLM_F_EXCL, 1))
+				     NLM_F_CREATE | NLM_F_EXCL, OPT_UNKNOWN))
 		TH_LOG("%s", n.msg);
-	EXPECT_NE(NULL, strstr(n.msg, "flowctl takes no tc options"))
+	EXPECT_NE(NULL, strstr(n.msg, "Unknown attribute type"))
 		TH_LOG("extack: '%s'", n.msg);
-	/* Nothing attached: deleting a root flowctl finds none. */
-	EXPECT_NE(0, qdisc_req(&n, dev, RTM_DELQDISC, 0, 0));
-	/* The control: the same request without options is accepted. */
-	EXPECT_EQ(0, qdisc_req(&n, dev, RTM_NEWQDISC,
-			       NLM_F_CREATE | NLM_F_EXCL, 0))
+	EXPECT_EQ(-EINVAL, qdisc_req(&n, dev, RTM_NEWQDISC,
+				     NLM_F_CREATE | NLM_F_EXCL, OPT_IFNAME))
 		TH_LOG("%s", n.msg);
-	EXPECT_EQ(0, qdisc_req(&n, dev, RTM_DELQDISC, 0, 0)) TH_LOG("%s", n.msg);
+	EXPECT_NE(NULL, strstr(n.msg, "tc options name no device"))
+		TH_LOG("extack: '%s'", n.msg);
+	EXPECT_EQ(-ERANGE, qdisc_req(&n, dev, RTM_NEWQDISC,
+				     NLM_F_CREATE | NLM_F_EXCL, OPT_MODE_RANGE))
+		TH_LOG("%s", n.msg);
+	EXPECT_EQ(FLOWCTL_A_DEV_MODE, n.bad_attr_type);
+	/* Nothing attached: deleting a root flowctl finds none. */
+	EXPECT_NE(0, qdisc_req(&n, dev, RTM_DELQDISC, 0, OPT_NONE));
+	/* The control: good options are accepted. */
+	EXPECT_EQ(0, qdisc_req(&n, dev, RTM_NEWQDISC,
+			       NLM_F_CREATE | NLM_F_EXCL, OPT_GOOD))
+		TH_LOG("%s", n.msg);
+	EXPECT_EQ(0, qdisc_req(&n, dev, RTM_DELQDISC, 0, OPT_NONE)) TH_LOG("%s", n.msg);
 	mnl_socket_close(n.sk);
 }
 

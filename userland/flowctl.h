@@ -54,6 +54,10 @@ int incomplete(void (*usage)(FILE *));
  */
 int bad_keyword(const char *arg, const char *const *words, int why,
 		const char *cmd);
+/* Set: bad_keyword() says 'Try "HINT".' instead (the tc plugin's grammar). */
+extern const char *fc_help_hint;
+/* A device name the kernel could accept: 0, or EXIT_USAGE after saying why. */
+int fc_check_dev_name(const char *dev);
 /* "Error: KEYWORD needs a value: EXPECTED" */
 int missing_value(const char *keyword, const char *expected);
 int bad_value(const char *keyword, const char *arg, int err,

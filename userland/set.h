@@ -23,6 +23,8 @@ struct fc_set_req {
 int fc_set_parse(int argc, char **argv, struct fc_set_req *r);
 /* Append the request's attributes (device first) to a DEV_SET message. */
 void fc_set_build(struct nlmsghdr *nlh, const struct fc_set_req *r);
+/* The same without the device: the body of tc's TCA_OPTIONS. */
+void fc_set_build_opts(struct nlmsghdr *nlh, const struct fc_set_req *r);
 
 struct fc_nl;
 /* Run a write (set, reset) and report the kernel's answer: exit code. */

@@ -390,16 +390,6 @@ int fc_show_run(const char *dev, unsigned int what)
 	return ret;
 }
 
-int fc_check_dev_name(const char *dev)
-{
-	if (!dev[0] || strlen(dev) >= IF_NAMESIZE || strchr(dev, '/') ||
-	    strchr(dev, ' ')) {
-		fprintf(stderr, "Error: \"%s\" is not a valid device name\n", dev);
-		return EXIT_USAGE;
-	}
-	return EXIT_OK;
-}
-
 int fc_parse_dev_opt(int argc, char **argv, const char *cmd, const char **dev,
 		     void (*usage)(FILE *), bool *helped)
 {

@@ -29,8 +29,6 @@ int fc_show_run(const char *dev, unsigned int what);
  */
 int fc_parse_dev_opt(int argc, char **argv, const char *cmd, const char **dev,
 		     void (*usage)(FILE *), bool *helped);
-/* A device name the kernel could accept: 0, or EXIT_USAGE after saying why. */
-int fc_check_dev_name(const char *dev);
 
 const char *fc_mode_name(uint64_t mode);
 const char *fc_trust_name(uint64_t trust);

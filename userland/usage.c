@@ -4,6 +4,7 @@
  * word always gets the same answer: what was wrong, then the grammar.
  */
 #include <errno.h>
+#include <net/if.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -11,6 +12,17 @@
 #include "show.h"
 
 struct fc_opts fc_opt;
+const char *fc_help_hint;
+
+int fc_check_dev_name(const char *dev)
+{
+	if (!dev[0] || strlen(dev) >= IF_NAMESIZE || strchr(dev, '/') ||
+	    strchr(dev, ' ')) {
+		fprintf(stderr, "Error: \"%s\" is not a valid device name\n", dev);
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
 
 int what_is(const char *word, void (*usage)(FILE *))
 {
@@ -69,7 +81,9 @@ int bad_keyword(const char *arg, const char *const *words, int why,
 		print_words(words, pick);
 		fprintf(stderr, ".\n");
 	}
-	if (cmd)
+	if (fc_help_hint)
+		fprintf(stderr, "Try \"%s\".\n", fc_help_hint);
+	else if (cmd)
 		fprintf(stderr, "Try \"flowctl %s help\".\n", cmd);
 	else
 		fprintf(stderr, "Try \"flowctl help\".\n");

@@ -9,6 +9,8 @@
 #ifndef _UAPI_LINUX_FLOWCTL_H
 #define _UAPI_LINUX_FLOWCTL_H
 
+#include <linux/types.h>
+
 #define FLOWCTL_FAMILY_NAME		"flowctl"
 #define FLOWCTL_FAMILY_VERSION		1
 #define FLOWCTL_MCGRP_EVENTS		"events"
@@ -174,6 +176,36 @@ enum {
 
 	__FLOWCTL_CMD_MAX,
 	FLOWCTL_CMD_MAX = (__FLOWCTL_CMD_MAX - 1)
+};
+
+/*
+ * tc: TCA_OPTIONS of a flowctl qdisc carry FLOWCTL_A_DEV_* attributes (the
+ * settable ones of FLOWCTL_CMD_DEV_SET; a dump gives them as configured),
+ * and TCA_XSTATS (tc -s) is this struct: what is in force and the counters.
+ */
+struct tc_flowctl_xstats {
+	__u32	speed_mbps;		/* in use, 0 = none */
+	__u32	headroom;		/* bytes above XOFF */
+	__u32	xoff;			/* port-level thresholds in force */
+	__u32	xon;
+	__u8	speed_source;		/* enum flowctl_speed_source */
+	__u8	paused;			/* bit n: the partner paused priority n */
+	__u8	xoff_active;		/* bit n: we pause the partner's n */
+	__u8	pad[5];
+	__u64	rx_pause;
+	__u64	rx_xon;
+	__u64	rx_pfc;
+	__u64	tx_pause;
+	__u64	tx_xon;
+	__u64	tx_pfc;
+	__u64	rx_ignored;
+	__u64	rx_malformed;
+	__u64	rx_unsupported;
+	__u64	partner_ignored;
+	__u64	events_suppressed;
+	__u64	prio_rx_pfc[FLOWCTL_NUM_PRIOS];
+	__u64	prio_tx_pfc[FLOWCTL_NUM_PRIOS];
+	__u64	prio_paused_ns_total[FLOWCTL_NUM_PRIOS];
 };
 
 #endif /* _UAPI_LINUX_FLOWCTL_H */

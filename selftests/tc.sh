@@ -1,0 +1,176 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Debian's own tc drives flowctl: options at add, change and replace (parsed
+# by q_flowctl.so, checked in the kernel by the validator "flowctl set"
+# uses), shown in tc's text and JSON, the state in force and the counters
+# in "tc -s" (the qdisc's xstats), refusals through tc's error path with the
+# kernel's words, and a tc without the plugin.
+#
+#   +-- ns A --+        +-- ns B --+
+#   | a0       |========| b0       |
+#   | flowctl  |  veth  | sends    |
+#   +----------+        +----------+
+
+ALL_TESTS="add_with_options change_and_replace refused show_stats no_plugin"
+source "$(dirname "$0")/lib.sh"
+require_cmd jq tc
+
+PLUGIN_DIR=$TOP/userland/tc
+
+# tcp NS ARGS...: tc with flowctl's plugin
+tcp()
+{
+	local ns=$1
+
+	shift
+	TC_LIB_DIR=$PLUGIN_DIR ip netns exec "$ns" tc "$@"
+}
+
+topology()
+{
+	cleanup_ns
+	setup_ns A B
+	veth_pair "$A" a0 "$B" b0
+	[ -f "$PLUGIN_DIR/q_flowctl.so" ] || { echo "no $PLUGIN_DIR/q_flowctl.so"; return 1; }
+}
+
+# opts NS DEV: the qdisc's options as tc -j prints them
+opts()
+{
+	tcp "$1" -j qdisc show dev "$2" | jq -c '.[] | select(.kind == "flowctl") | .options'
+}
+
+add_with_options()
+{
+	local o s
+
+	topology || { check_err 1 "setup failed"; log_test "tc qdisc add with options"; return; }
+	tcp "$A" qdisc add dev a0 root flowctl mode pfc pfc-prios 3,4 trust dscp \
+		speed 100 xoff 64k xon 32k prio 3 xoff 20k xon 10k quanta 1000 prio-tc numeric
+	check_err $? "tc qdisc add with options failed"
+	s=$(fc "$A" -j show dev a0)
+	check_eq "$(echo "$s" | jq -c '.[0] | [.mode, .pfc_prios, .trust, .speed_config_mbps, .xoff_bytes, .xon_bytes, .quanta, .prio_tc]')" \
+		'["pfc",[3,4],"dscp",100,65536,32768,1000,[0,1,2,3,4,5,6,7]]' \
+		"flowctl show after tc qdisc add"
+	check_eq "$(echo "$s" | jq -c '.[0].prio[3] | [.xoff_bytes, .xon_bytes]')" '[20480,10240]' \
+		"priority 3's thresholds after tc qdisc add"
+	o=$(opts "$A" a0)
+	log_info "tc -j: $o"
+	check_eq "$(echo "$o" | jq -c '[.mode, .rx, .tx, .pfc_prios, .trust, .speed_config_mbps, .rate_bps, .xoff_bytes, .xon_bytes, .quanta, .prio_tc, .prio]')" \
+		'["pfc",true,false,[3,4],"dscp",100,0,65536,32768,1000,[0,1,2,3,4,5,6,7],[{"prio":3,"xoff_bytes":20480,"xon_bytes":10240}]]' \
+		"tc -j qdisc show: the options as set"
+	s=$(tcp "$A" -d qdisc show dev a0)
+	log_info "tc -d: $s"
+	echo "$s" | grep -q "flowctl 8[0-9a-f]*: root .*mode pfc rx on tx off pfc-prios 3,4 trust dscp speed 100 rate off .* xoff 65536 xon 32768 quanta 1000 prio-tc 0,1,2,3,4,5,6,7 prio 3 xoff 20480 xon 10240"
+	check_err $? "tc qdisc show does not print the options in tc's grammar"
+	log_test "tc qdisc add with options: set as flowctl set sets them, shown in text and JSON"
+}
+
+change_and_replace()
+{
+	local before after
+
+	topology || { check_err 1 "setup failed"; log_test "tc qdisc change"; return; }
+	tcp "$A" qdisc add dev a0 root flowctl mode pfc pfc-prios 3 speed 100
+	check_err $? "tc qdisc add failed"
+	fc "$A" set dev a0 rate 100mbit
+	before=$(opts "$A" a0)
+	tcp "$A" qdisc change dev a0 root flowctl quanta 2000 tx on
+	check_err $? "tc qdisc change failed"
+	after=$(opts "$A" a0)
+	check_eq "$(echo "$after" | jq -c '[.quanta, .tx]')" '[2000,true]' "the changed options"
+	check_eq "$(echo "$after" | jq -c 'del(.quanta, .tx)')" "$(echo "$before" | jq -c 'del(.quanta, .tx)')" \
+		"what change did not name (mode, pfc-prios, speed, and the rate flowctl set gave)"
+	# replace of a flowctl by a flowctl is a change: the port stays.
+	tcp "$A" qdisc replace dev a0 root flowctl mode pause
+	check_err $? "tc qdisc replace failed"
+	check_eq "$(opts "$A" a0 | jq -c '[.mode, .quanta, .rate_bps]')" '["pause",2000,100000000]' \
+		"after replace: mode changed, the rest kept"
+	log_test "tc qdisc change and replace set only what is given"
+}
+
+# refused_by_kernel WHAT WORDS...: tc qdisc change refused with WHAT said, options unchanged
+refused_by_kernel()
+{
+	local what=$1 before msg
+
+	shift
+	before=$(opts "$A" a0)
+	msg=$(tcp "$A" qdisc change dev a0 root flowctl "$@" 2>&1)
+	check_fail $? "tc qdisc change $* succeeded"
+	echo "$msg" | grep -qF "$what"
+	check_err $? "tc qdisc change $*: said '$msg', not '$what'"
+	check_eq "$(opts "$A" a0)" "$before" "options after a refused change ($*)"
+	log_info "tc qdisc change $*: $msg"
+}
+
+refused()
+{
+	local msg fmsg
+
+	topology || { check_err 1 "setup failed"; log_test "tc refusals"; return; }
+	tcp "$A" qdisc add dev a0 root flowctl
+	check_err $? "tc qdisc add failed"
+	# The kernel's validator: the same words flowctl set gets.
+	refused_by_kernel "xoff leaves no headroom" xoff 1000k
+	fmsg=$(fc "$A" set dev a0 xoff 1000k 2>&1)
+	msg=$(tcp "$A" qdisc change dev a0 root flowctl xoff 1000k 2>&1)
+	echo "$msg" | grep -qF "$(echo "$fmsg" | sed -n 's/^Error: \([^(]*\).*/\1/p' | sed 's/ *$//')"
+	check_err $? "tc and flowctl set word the refusal differently: '$msg' vs '$fmsg'"
+	refused_by_kernel "xon must be below xoff" xoff 64k xon 64k
+	refused_by_kernel "speed below Ethernet's 10 Mb/s" speed 5
+	# The plugin's parser: tc's error path, nothing sent.
+	refused_by_kernel 'invalid mode "bogus"' mode bogus
+	refused_by_kernel 'did you mean xoff or xon?' x 1
+	# A refused add attaches nothing.
+	msg=$(tcp "$B" qdisc add dev b0 root flowctl xoff 64k xon 64k 2>&1)
+	check_fail $? "tc qdisc add with xon = xoff succeeded"
+	tcp "$B" qdisc show dev b0 | grep -q flowctl
+	check_fail $? "a refused tc qdisc add left a flowctl on b0"
+	log_test "refused options: tc's error path with the kernel's words, nothing changed"
+}
+
+show_stats()
+{
+	local j x mac_b
+
+	topology || { check_err 1 "setup failed"; log_test "tc -s xstats"; return; }
+	tcp "$A" qdisc add dev a0 root flowctl mode pause speed 100
+	check_err $? "tc qdisc add failed"
+	mac_b=$(mac_of "$B" b0)
+	ip netns exec "$B" "$FCTEST" raw b0 "$(pause_hex "$mac_b" 65535)" count 3 interval-us 1000
+	ip netns exec "$B" "$FCTEST" raw b0 "$(pause_hex "$mac_b" 0)" count 1 interval-us 1000
+	sleep 0.2
+	j=$(tcp "$A" -j -s qdisc show dev a0 | jq -c '.[] | select(.kind == "flowctl")')
+	log_info "tc -j -s: $j"
+	x=$(echo "$j" | jq -c '[.speed_mbps, .speed_source, .rx_pause, .rx_xon, .tx_pause]')
+	check_eq "$x" '[100,"config",3,1,0]' "tc -j -s: speed in force and the PAUSE counters"
+	check_eq "$(echo "$j" | jq '.rx_pause')" "$(fc_get "$A" a0 .stats.rx_pause)" \
+		"tc's rx_pause and flowctl's"
+	check_eq "$(echo "$j" | jq '.headroom_bytes')" "$(fc_get "$A" a0 .headroom_bytes)" \
+		"tc's headroom and flowctl's"
+	tcp "$A" -s qdisc show dev a0 | grep -q "in force: speed 100Mb/s (config) headroom"
+	check_err $? "tc -s qdisc show does not say what is in force"
+	tcp "$A" -s qdisc show dev a0 | grep -q "rx pause 3 xon 1 pfc 0"
+	check_err $? "tc -s qdisc show does not show the counters"
+	log_test "tc -s and tc -j -s show the state in force and flowctl's counters"
+}
+
+no_plugin()
+{
+	local out
+
+	topology || { check_err 1 "setup failed"; log_test "tc without the plugin"; return; }
+	TC_LIB_DIR=/nonexistent ip netns exec "$A" tc qdisc add dev a0 root flowctl
+	check_err $? "tc qdisc add ... flowctl (no options) failed without the plugin"
+	check_eq "$(fc_get "$A" a0 .mode)" pause "the mode of a port added without the plugin"
+	out=$(TC_LIB_DIR=/nonexistent ip netns exec "$A" tc qdisc add dev a0 root flowctl mode pfc 2>&1)
+	check_fail $? "options without the plugin were accepted"
+	log_info "options without the plugin: $out"
+	TC_LIB_DIR=/nonexistent ip netns exec "$A" tc qdisc show dev a0 | grep -q "qdisc flowctl"
+	check_err $? "tc qdisc show without the plugin does not list the qdisc"
+	log_test "without q_flowctl.so: a plain add works, options are refused by tc, show lists it"
+}
+
+run_tests
