@@ -64,6 +64,12 @@ add_with_options()
 	log_info "tc -d: $s"
 	echo "$s" | grep -q "flowctl 8[0-9a-f]*: root .*mode pfc rx on tx off pfc-prios 3,4 trust dscp speed 100 rate off .* xoff 65536 xon 32768 quanta 1000 prio-tc 0,1,2,3,4,5,6,7 prio 3 xoff 20480 xon 10240"
 	check_err $? "tc qdisc show does not print the options in tc's grammar"
+	# What show prints is what add takes: the same options on b0.
+	s=$(tcp "$A" -d qdisc show dev a0 | sed -n 's/^qdisc flowctl [0-9a-f]*: root refcnt [0-9]* //p')
+	# shellcheck disable=SC2086 # the words of the options
+	tcp "$B" qdisc add dev b0 root flowctl $s
+	check_err $? "tc qdisc add with the options tc qdisc show printed: $s"
+	check_eq "$(opts "$B" b0)" "$o" "b0's options, from a0's tc qdisc show"
 	log_test "tc qdisc add with options: set as flowctl set sets them, shown in text and JSON"
 }
 

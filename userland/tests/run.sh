@@ -27,6 +27,8 @@ suites=(
 	"scapy+tshark|$PYTHON tests/test_scapy.py tests/framedump"
 	"cli|env PYTHON=$PYTHON bash tests/test_cli.sh ./flowctl"
 	"completion|bash tests/test_completion.sh ./flowctl"
+	"systemd|bash tests/test_systemd.sh ."
+	"tc plugin|bash tests/test_tc_plugin.sh ."
 )
 
 echo "TAP version 13"
