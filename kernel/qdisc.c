@@ -547,7 +547,84 @@ static int fc_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	return gnet_stats_copy_app(d, &st, sizeof(st));
 }
 
+/*
+ * The eight bands as tc classes MAJOR:1 .. MAJOR:8 (class n+1 is priority
+ * n), for "tc -s class show": what each band sent, dropped and holds. They
+ * are views: no child qdisc, no filter, nothing to change.
+ */
+static struct Qdisc *fc_leaf(struct Qdisc *sch, unsigned long cl)
+{
+	return NULL;
+}
+
+static unsigned long fc_find(struct Qdisc *sch, u32 classid)
+{
+	unsigned long band = TC_H_MIN(classid);
+
+	return band >= 1 && band <= FC_PRIOS ? band : 0;
+}
+
+static void fc_walk(struct Qdisc *sch, struct qdisc_walker *arg)
+{
+	unsigned long band;
+
+	if (arg->stop)
+		return;
+	for (band = 1; band <= FC_PRIOS; band++) {
+		if (arg->count < arg->skip) {
+			arg->count++;
+			continue;
+		}
+		if (arg->fn(sch, band, arg) < 0) {
+			arg->stop = 1;
+			return;
+		}
+		arg->count++;
+	}
+}
+
+static int fc_dump_class(struct Qdisc *sch, unsigned long cl,
+			 struct sk_buff *skb, struct tcmsg *tcm)
+{
+	tcm->tcm_parent = TC_H_ROOT;
+	tcm->tcm_handle = TC_H_MAKE(sch->handle, cl);
+	tcm->tcm_info = 0;
+	return 0;
+}
+
+static int fc_dump_class_stats(struct Qdisc *sch, unsigned long cl,
+			       struct gnet_dump *d)
+{
+	struct fc_sched *q = qdisc_priv(sch);
+	struct gnet_stats_basic_sync bstats;
+	struct gnet_stats_queue qstats = { 0 };
+	struct fc_band *b = &q->band[cl - 1];
+	u32 qlen;
+
+	gnet_stats_basic_sync_init(&bstats);
+	sch_tree_lock(sch);
+	u64_stats_set(&bstats.bytes, b->tx_bytes);
+	u64_stats_set(&bstats.packets, b->tx_packets);
+	qstats.backlog = b->backlog;
+	qstats.drops = (u32)b->drops;
+	qlen = b->q.qlen;
+	sch_tree_unlock(sch);
+	if (gnet_stats_copy_basic(d, NULL, &bstats, true) < 0 ||
+	    gnet_stats_copy_queue(d, NULL, &qstats, qlen) < 0)
+		return -1;
+	return 0;
+}
+
+static const struct Qdisc_class_ops fc_class_ops = {
+	.leaf		= fc_leaf,
+	.find		= fc_find,
+	.walk		= fc_walk,
+	.dump		= fc_dump_class,
+	.dump_stats	= fc_dump_class_stats,
+};
+
 struct Qdisc_ops fc_qdisc_ops __read_mostly = {
+	.cl_ops		= &fc_class_ops,
 	.id		= "flowctl",
 	.priv_size	= sizeof(struct fc_sched),
 	.enqueue	= fc_enqueue,

@@ -12,7 +12,7 @@
 #   | flowctl  |  veth  | sends    |
 #   +----------+        +----------+
 
-ALL_TESTS="add_with_options change_and_replace refused show_stats no_plugin"
+ALL_TESTS="add_with_options change_and_replace refused show_stats classes no_plugin"
 source "$(dirname "$0")/lib.sh"
 require_cmd jq tc
 
@@ -161,6 +161,32 @@ show_stats()
 	tcp "$A" -s qdisc show dev a0 | grep -q "rx pause 3 xon 1 pfc 0"
 	check_err $? "tc -s qdisc show does not show the counters"
 	log_test "tc -s and tc -j -s show the state in force and flowctl's counters"
+}
+
+classes()
+{
+	local j n4 b4 n1
+
+	topology || { check_err 1 "setup failed"; log_test "bands as tc classes"; return; }
+	tcp "$A" qdisc add dev a0 root flowctl mode pfc
+	check_err $? "tc qdisc add failed"
+	ip -n "$A" addr add 198.18.0.1/24 dev a0
+	ip -n "$A" neigh add 198.18.0.2 lladdr "$(mac_of "$B" b0)" dev a0 nud permanent
+	ip netns exec "$A" "$FCTEST" send 198.18.0.2 9000 0 40 prio 3 size 500 >/dev/null
+	ip netns exec "$A" "$FCTEST" send 198.18.0.2 9000 0 7 prio 0 size 200 >/dev/null
+	j=$(tcp "$A" -j -s class show dev a0)
+	log_info "tc -j -s class show: $(echo "$j" | jq -c '[.[] | [.handle, .stats.packets]]')"
+	check_eq "$(echo "$j" | jq 'length')" 8 "classes listed"
+	n4=$(echo "$j" | jq '.[] | select(.handle | endswith(":4")) | .stats.packets')
+	b4=$(echo "$j" | jq '.[] | select(.handle | endswith(":4")) | .stats.bytes')
+	n1=$(echo "$j" | jq '.[] | select(.handle | endswith(":1")) | .stats.packets')
+	check_eq "$n4" "$(fc_get "$A" a0 .prio[3].tx_packets)" "class :4's packets and priority 3's tx_packets"
+	check_eq "$b4" "$(fc_get "$A" a0 .prio[3].tx_bytes)" "class :4's bytes and priority 3's tx_bytes"
+	[ "$n4" -ge 40 ] && [ "$n1" -ge 7 ]
+	check_err $? "class :4 sent $n4 (want >= 40), class :1 sent $n1 (want >= 7)"
+	tcp "$A" qdisc add dev a0 parent "$(echo "$j" | jq -r '.[0].handle')" pfifo 2>/dev/null
+	check_fail $? "a qdisc was grafted under a flowctl band"
+	log_test "the bands as tc classes: tc -s class show gives each priority's counters"
 }
 
 no_plugin()
