@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * DCBX LLDPDUs (802.1Qaz over 802.1AB): see dcbx.h for the layout.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "dcbx.h"
+
+const uint8_t lldp_nearest_bridge[6] = { 0x01, 0x80, 0xc2, 0x00, 0x00, 0x0e };
+
+static const uint8_t oui_8021[3] = { 0x00, 0x80, 0xc2 };
+
+#define TLV_END		0
+#define TLV_CHASSIS	1
+#define TLV_PORT	2
+#define TLV_TTL		3
+#define TLV_ORG		127
+
+#define ETS_LEN		25	/* OUI, subtype, flags, 4 + 8 + 8 */
+#define PFC_LEN		6	/* OUI, subtype, flags, enable */
+
+const char *dcbx_strerror(enum dcbx_err e)
+{
+	switch (e) {
+	case DCBX_OK:
+		return "ok";
+	case DCBX_NOT_LLDP:
+		return "not an LLDPDU";
+	case DCBX_TRUNCATED:
+		return "a TLV runs past the frame";
+	case DCBX_BAD_ORDER:
+		return "Chassis ID, Port ID and TTL are not the first three TLVs";
+	case DCBX_BAD_LENGTH:
+		return "a TLV's length is wrong for its type";
+	case DCBX_NO_END:
+		return "no End of LLDPDU TLV";
+	case DCBX_DUPLICATE:
+		return "a DCBX TLV appears twice";
+	case DCBX_BAD_VALUE:
+		return "a DCBX value is out of range";
+	}
+	return "unknown";
+}
+
+bool dcbx_ets_valid(const struct dcbx_ets *e)
+{
+	unsigned int sum = 0, i;
+	bool ets = false;
+
+	for (i = 0; i < 8; i++) {
+		if (e->prio_tc[i] > 7)
+			return false;
+		if (e->tsa[i] != DCBX_TSA_STRICT && e->tsa[i] != DCBX_TSA_CBS &&
+		    e->tsa[i] != DCBX_TSA_ETS && e->tsa[i] != DCBX_TSA_VENDOR)
+			return false;
+		ets |= e->tsa[i] == DCBX_TSA_ETS;
+		sum += e->tc_bw[i];
+	}
+	return sum == 100 || (sum == 0 && !ets);
+}
+
+/* put_tlv: the header and value at *p, if it fits before end. */
+static bool put_tlv(uint8_t **p, const uint8_t *end, unsigned int type,
+		    const uint8_t *v, size_t len)
+{
+	if (len > 511 || (size_t)(end - *p) < 2 + len)
+		return false;
+	(*p)[0] = (uint8_t)(type << 1 | len >> 8);
+	(*p)[1] = (uint8_t)len;
+	if (len)
+		memcpy(*p + 2, v, len);
+	*p += 2 + len;
+	return true;
+}
+
+static void ets_tables(uint8_t *v, const struct dcbx_ets *e)
+{
+	int i;
+
+	for (i = 0; i < 4; i++)
+		v[i] = (uint8_t)(e->prio_tc[2 * i] << 4 | e->prio_tc[2 * i + 1]);
+	memcpy(v + 4, e->tc_bw, 8);
+	memcpy(v + 12, e->tsa, 8);
+}
+
+size_t dcbx_build(uint8_t *buf, size_t cap, const uint8_t sa[6],
+		  const struct dcbx_lldpdu *d)
+{
+	uint8_t *p = buf, *end = buf + cap, v[ETS_LEN];
+	uint8_t ttl[2] = { (uint8_t)(d->ttl >> 8), (uint8_t)d->ttl };
+
+	if (cap < 14 || !d->chassis_len || !d->port_len)
+		return 0;
+	if ((d->have_ets_cfg && !dcbx_ets_valid(&d->ets_cfg)) ||
+	    (d->have_ets_rec && !dcbx_ets_valid(&d->ets_rec)) ||
+	    (d->have_pfc && d->pfc.cap > 8))
+		return 0;
+	memcpy(p, lldp_nearest_bridge, 6);
+	memcpy(p + 6, sa, 6);
+	p[12] = LLDP_ETHERTYPE >> 8;
+	p[13] = LLDP_ETHERTYPE & 0xff;
+	p += 14;
+
+	{
+		uint8_t id[256];
+
+		id[0] = d->chassis_subtype;
+		memcpy(id + 1, d->chassis_id, d->chassis_len);
+		if (!put_tlv(&p, end, TLV_CHASSIS, id, 1u + d->chassis_len))
+			return 0;
+		id[0] = d->port_subtype;
+		memcpy(id + 1, d->port_id, d->port_len);
+		if (!put_tlv(&p, end, TLV_PORT, id, 1u + d->port_len))
+			return 0;
+	}
+	if (!put_tlv(&p, end, TLV_TTL, ttl, 2))
+		return 0;
+
+	memcpy(v, oui_8021, 3);
+	if (d->have_ets_cfg) {
+		const struct dcbx_ets *e = &d->ets_cfg;
+
+		v[3] = DCBX_SUBTYPE_ETS_CFG;
+		v[4] = (uint8_t)((e->willing ? 0x80 : 0) | (e->cbs ? 0x40 : 0) |
+				 (e->max_tcs & 7));
+		ets_tables(v + 5, e);
+		if (!put_tlv(&p, end, TLV_ORG, v, ETS_LEN))
+			return 0;
+	}
+	if (d->have_ets_rec) {
+		v[3] = DCBX_SUBTYPE_ETS_REC;
+		v[4] = 0;
+		ets_tables(v + 5, &d->ets_rec);
+		if (!put_tlv(&p, end, TLV_ORG, v, ETS_LEN))
+			return 0;
+	}
+	if (d->have_pfc) {
+		v[3] = DCBX_SUBTYPE_PFC;
+		v[4] = (uint8_t)((d->pfc.willing ? 0x80 : 0) |
+				 (d->pfc.mbc ? 0x40 : 0) | (d->pfc.cap & 0xf));
+		v[5] = d->pfc.enable;
+		if (!put_tlv(&p, end, TLV_ORG, v, PFC_LEN))
+			return 0;
+	}
+	if (!put_tlv(&p, end, TLV_END, NULL, 0))
+		return 0;
+	/* Pad to Ethernet's 60-byte minimum (without the FCS). */
+	while (p - buf < 60) {
+		if (p == end)
+			return 0;
+		*p++ = 0;
+	}
+	return (size_t)(p - buf);
+}
+
+static void ets_read(const uint8_t *v, struct dcbx_ets *e)
+{
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		e->prio_tc[2 * i] = v[i] >> 4;
+		e->prio_tc[2 * i + 1] = v[i] & 0xf;
+	}
+	memcpy(e->tc_bw, v + 4, 8);
+	memcpy(e->tsa, v + 12, 8);
+}
+
+enum dcbx_err dcbx_parse(const uint8_t *frame, size_t len,
+			 struct dcbx_lldpdu *d)
+{
+	const uint8_t *p, *end = frame + len;
+	unsigned int n = 0;
+
+	memset(d, 0, sizeof(*d));
+	if (len < 14 || frame[12] != (LLDP_ETHERTYPE >> 8) ||
+	    frame[13] != (LLDP_ETHERTYPE & 0xff))
+		return DCBX_NOT_LLDP;
+	for (p = frame + 14;; n++) {
+		unsigned int type, tlen;
+		const uint8_t *v;
+
+		if (end - p < 2)
+			return n ? DCBX_NO_END : DCBX_TRUNCATED;
+		type = p[0] >> 1;
+		tlen = (unsigned int)(p[0] & 1) << 8 | p[1];
+		v = p + 2;
+		if ((size_t)(end - v) < tlen)
+			return DCBX_TRUNCATED;
+		p = v + tlen;
+		/* 802.1AB 9.2.7.7.2: Chassis ID, Port ID, TTL, in that order. */
+		if ((n == 0 && type != TLV_CHASSIS) ||
+		    (n == 1 && type != TLV_PORT) || (n == 2 && type != TLV_TTL) ||
+		    (n > 2 && type >= TLV_CHASSIS && type <= TLV_TTL))
+			return DCBX_BAD_ORDER;
+		switch (type) {
+		case TLV_END:
+			if (tlen)
+				return DCBX_BAD_LENGTH;
+			return DCBX_OK;
+		case TLV_CHASSIS:
+		case TLV_PORT:
+			if (tlen < 2 || tlen > 256)
+				return DCBX_BAD_LENGTH;
+			if (type == TLV_CHASSIS) {
+				d->chassis_subtype = v[0];
+				d->chassis_len = (uint8_t)(tlen - 1);
+				memcpy(d->chassis_id, v + 1, tlen - 1);
+			} else {
+				d->port_subtype = v[0];
+				d->port_len = (uint8_t)(tlen - 1);
+				memcpy(d->port_id, v + 1, tlen - 1);
+			}
+			break;
+		case TLV_TTL:
+			if (tlen < 2)
+				return DCBX_BAD_LENGTH;
+			d->ttl = (uint16_t)(v[0] << 8 | v[1]);
+			break;
+		case TLV_ORG:
+			if (tlen < 4)
+				return DCBX_BAD_LENGTH;
+			if (memcmp(v, oui_8021, 3) ||
+			    (v[3] != DCBX_SUBTYPE_ETS_CFG &&
+			     v[3] != DCBX_SUBTYPE_ETS_REC &&
+			     v[3] != DCBX_SUBTYPE_PFC)) {
+				d->unknown_tlvs++;
+				break;
+			}
+			if (v[3] == DCBX_SUBTYPE_PFC) {
+				if (tlen != PFC_LEN)
+					return DCBX_BAD_LENGTH;
+				if (d->have_pfc)
+					return DCBX_DUPLICATE;
+				d->have_pfc = true;
+				d->pfc.willing = v[4] & 0x80;
+				d->pfc.mbc = v[4] & 0x40;
+				d->pfc.cap = v[4] & 0xf;
+				d->pfc.enable = v[5];
+				if (d->pfc.cap > 8)
+					return DCBX_BAD_VALUE;
+				break;
+			}
+			if (tlen != ETS_LEN)
+				return DCBX_BAD_LENGTH;
+			if (v[3] == DCBX_SUBTYPE_ETS_CFG) {
+				if (d->have_ets_cfg)
+					return DCBX_DUPLICATE;
+				d->have_ets_cfg = true;
+				d->ets_cfg.willing = v[4] & 0x80;
+				d->ets_cfg.cbs = v[4] & 0x40;
+				d->ets_cfg.max_tcs = v[4] & 7;
+				ets_read(v + 5, &d->ets_cfg);
+				if (!dcbx_ets_valid(&d->ets_cfg))
+					return DCBX_BAD_VALUE;
+			} else {
+				if (d->have_ets_rec)
+					return DCBX_DUPLICATE;
+				d->have_ets_rec = true;
+				ets_read(v + 5, &d->ets_rec);
+				if (!dcbx_ets_valid(&d->ets_rec))
+					return DCBX_BAD_VALUE;
+			}
+			break;
+		default:
+			d->unknown_tlvs++;
+		}
+	}
+}

@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * IEEE 802.1Qaz DCBX over IEEE 802.1AB LLDP: building and reading the
+ * LLDPDUs that carry a port's PFC and ETS configuration. Pure functions (no
+ * I/O), judged by tshark's LLDP dissector and scapy in tests/test_dcbx.
+ *
+ * An LLDPDU (EtherType 0x88CC, to 01-80-C2-00-00-0E, the nearest bridge
+ * group: a bridge never forwards it, so DCBX is per link):
+ *   Chassis ID TLV (type 1), Port ID TLV (2), TTL TLV (3), ..., End (0).
+ * A TLV header is 16 bits: type (7) and length (9) of the value.
+ * 802.1Qaz's TLVs are organizationally specific (type 127), OUI 00-80-C2:
+ *   subtype 0x09 ETS Configuration: willing(1) CBS(1) reserved(3)
+ *     max TCs(3); priority assignment (8 x 4 bits); TC bandwidth (8
+ *     bytes, percent); TSA per TC (8 bytes): 25 octets of value with the
+ *     OUI and subtype
+ *   subtype 0x0A ETS Recommendation: reserved (1 byte), then the same
+ *     three tables: 25 octets
+ *   subtype 0x0B PFC Configuration: willing(1) MBC(1) reserved(2) PFC
+ *     cap(4); enable (8 bits, bit n = priority n): 6 octets
+ */
+#ifndef FLOWCTL_DCBX_H
+#define FLOWCTL_DCBX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define LLDP_ETHERTYPE		0x88cc
+#define LLDP_MAX_FRAME		1514
+#define LLDP_DEFAULT_TTL	120	/* msgTxInterval 30 s x msgTxHold 4 */
+
+#define DCBX_SUBTYPE_ETS_CFG	0x09
+#define DCBX_SUBTYPE_ETS_REC	0x0a
+#define DCBX_SUBTYPE_PFC	0x0b
+
+/* Transmission selection algorithms (802.1Q table 8-6). */
+#define DCBX_TSA_STRICT		0
+#define DCBX_TSA_CBS		1
+#define DCBX_TSA_ETS		2
+#define DCBX_TSA_VENDOR		255
+
+extern const uint8_t lldp_nearest_bridge[6];	/* 01:80:c2:00:00:0e */
+
+struct dcbx_pfc {
+	bool willing;
+	bool mbc;		/* MACsec bypass capability */
+	uint8_t cap;		/* PFC-enabled TCs the port can have, 0..8 */
+	uint8_t enable;		/* bit n: PFC on priority n */
+};
+
+struct dcbx_ets {
+	bool willing;		/* configuration TLV only */
+	bool cbs;		/* configuration TLV only */
+	uint8_t max_tcs;	/* configuration TLV only: 1..8 (8 sent as 0) */
+	uint8_t prio_tc[8];	/* traffic class of each priority, 0..7 */
+	uint8_t tc_bw[8];	/* percent per traffic class */
+	uint8_t tsa[8];		/* DCBX_TSA_* per traffic class */
+};
+
+/* What one LLDPDU says: identity, TTL and the DCBX TLVs it carried. */
+struct dcbx_lldpdu {
+	uint8_t chassis_subtype;
+	uint8_t chassis_id[255];
+	uint8_t chassis_len;
+	uint8_t port_subtype;
+	uint8_t port_id[255];
+	uint8_t port_len;
+	uint16_t ttl;		/* 0: the partner is leaving (shutdown) */
+	bool have_pfc, have_ets_cfg, have_ets_rec;
+	struct dcbx_pfc pfc;
+	struct dcbx_ets ets_cfg;
+	struct dcbx_ets ets_rec;
+	unsigned int unknown_tlvs;	/* other TLVs, skipped */
+};
+
+/* Why dcbx_parse() refused a frame (negative errno plus a reason). */
+enum dcbx_err {
+	DCBX_OK = 0,
+	DCBX_NOT_LLDP,		/* not EtherType 0x88CC */
+	DCBX_TRUNCATED,		/* a TLV runs past the frame */
+	DCBX_BAD_ORDER,		/* Chassis ID, Port ID, TTL not first */
+	DCBX_BAD_LENGTH,	/* a TLV's length is wrong for its type */
+	DCBX_NO_END,		/* no End TLV */
+	DCBX_DUPLICATE,		/* a DCBX TLV twice (802.1Qaz: ignore all) */
+	DCBX_BAD_VALUE,		/* a value out of its range (tc, TSA, sum) */
+};
+
+const char *dcbx_strerror(enum dcbx_err e);
+
+/*
+ * Build the LLDPDU of d (the identity and TTL in d; the DCBX TLVs whose
+ * have_* is set) from sa. Chassis ID and Port ID are taken as given.
+ * Returns the frame length, or 0 if buf (cap bytes) is too small or d is
+ * out of range (a priority's class > 7, ETS shares not summing to 100).
+ */
+size_t dcbx_build(uint8_t *buf, size_t cap, const uint8_t sa[6],
+		  const struct dcbx_lldpdu *d);
+
+/* Read a frame (from its Ethernet header). */
+enum dcbx_err dcbx_parse(const uint8_t *frame, size_t len,
+			 struct dcbx_lldpdu *d);
+
+/*
+ * The ETS tables are well formed: each priority's class is 0..7, each TSA
+ * is strict, CBS, ETS or vendor, and the shares sum to 100 (802.1Qaz
+ * D.2.9.7), or to 0 when no class uses ETS.
+ */
+bool dcbx_ets_valid(const struct dcbx_ets *e);
+
+#endif

@@ -1,0 +1,205 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""DCBX LLDPDUs (dcbx.c) judged by independent implementations.
+
+usage: test_dcbx.py DCBXDUMP
+
+- the LLDPDUs dcbx_build() makes equal, byte for byte, those scapy's LLDP
+  layers build with the 802.1Qaz TLVs filled in by hand;
+- LLDPDUs scapy builds parse with dcbx_parse() into the right fields, and
+  malformed ones are refused for the right reason;
+- tshark's LLDP dissector decodes our TLVs as the 802.1Qaz TLVs they claim
+  to be: ETS Configuration, ETS Recommendation, PFC Configuration.
+
+Skips (exit 4) when scapy is missing.
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+n = 0
+failed = 0
+
+
+def ok(cond, desc, detail=None):
+    global n, failed
+    n += 1
+    print(f"{'ok' if cond else 'not ok'} {n} - {desc}")
+    if not cond:
+        failed += 1
+        if detail is not None:
+            print(f"# {detail}")
+    return cond
+
+
+print("TAP version 13")
+print("# DCBX LLDPDUs vs scapy and tshark")
+try:
+    from scapy.layers.l2 import Ether
+    from scapy.contrib.lldp import (LLDPDUChassisID, LLDPDUPortID, LLDPDUTimeToLive,
+                                    LLDPDUGenericOrganisationSpecific as Org,
+                                    LLDPDUEndOfLLDPDU, LLDPDUSystemName)
+    from scapy.utils import wrpcap
+except ImportError as e:
+    print(f"1..0 # SKIP scapy not available ({e})")
+    sys.exit(4)
+
+DUMP = sys.argv[1]
+SA = "02:00:00:00:00:0a"
+SAB = bytes.fromhex(SA.replace(":", ""))
+OUI = 0x0080c2
+
+
+def ours(*args):
+    r = subprocess.run([DUMP, "build", *args], capture_output=True, text=True)
+    return bytes.fromhex(r.stdout.strip()) if r.returncode == 0 else None
+
+
+def parse(frame):
+    r = subprocess.run([DUMP, "parse", bytes(frame).hex()], capture_output=True, text=True)
+    return json.loads(r.stdout)
+
+
+def ets_bytes(prio_tc, bw, tsa):
+    b = bytes((prio_tc[2 * i] << 4) | prio_tc[2 * i + 1] for i in range(4))
+    return b + bytes(bw) + bytes(tsa)
+
+
+def head(ttl=120, sa=SA):
+    return (Ether(dst="01:80:c2:00:00:0e", src=sa) /
+            LLDPDUChassisID(subtype=4, id=SAB) / LLDPDUPortID(subtype=5, id=b"eth0") /
+            LLDPDUTimeToLive(ttl=ttl))
+
+
+def pfc_tlv(willing, mbc, cap, enable):
+    return Org(org_code=OUI, subtype=0x0b,
+               data=bytes([(0x80 if willing else 0) | (0x40 if mbc else 0) | cap, enable]))
+
+
+def etscfg_tlv(willing, cbs, maxtcs, prio_tc, bw, tsa):
+    flags = (0x80 if willing else 0) | (0x40 if cbs else 0) | (maxtcs & 7)
+    return Org(org_code=OUI, subtype=0x09, data=bytes([flags]) + ets_bytes(prio_tc, bw, tsa))
+
+
+def etsrec_tlv(prio_tc, bw, tsa):
+    return Org(org_code=OUI, subtype=0x0a, data=bytes([0]) + ets_bytes(prio_tc, bw, tsa))
+
+
+PTC = [1, 0, 2, 3, 4, 5, 6, 7]
+BW = [30, 50, 20, 0, 0, 0, 0, 0]
+TSA = [2, 2, 2, 0, 0, 0, 0, 0]
+ETS_ARG = "10234567:" + ",".join(map(str, BW)) + ":" + ",".join(map(str, TSA))
+
+# 1. Our frames equal scapy's, byte for byte.
+cases = [
+    (["pfc=1:0:8:0x18"], head() / pfc_tlv(1, 0, 8, 0x18) / LLDPDUEndOfLLDPDU()),
+    (["pfc=0:1:4:0x08", "ttl=0"], head(ttl=0) / pfc_tlv(0, 1, 4, 0x08) / LLDPDUEndOfLLDPDU()),
+    (["etscfg=1:0:0:" + ETS_ARG, "etsrec=" + ETS_ARG, "pfc=1:0:8:0x18"],
+     head() / etscfg_tlv(1, 0, 0, PTC, BW, TSA) / etsrec_tlv(PTC, BW, TSA) /
+     pfc_tlv(1, 0, 8, 0x18) / LLDPDUEndOfLLDPDU()),
+]
+for args, sc in cases:
+    got = ours(*args)
+    ok(got == bytes(sc), f"build {' '.join(args)} == scapy", (got.hex() if got else got, bytes(sc).hex()))
+
+# 2. scapy's frames parse into the right fields.
+p = parse(head() / etscfg_tlv(1, 1, 3, PTC, BW, TSA) / etsrec_tlv(PTC, [0, 100, 0, 0, 0, 0, 0, 0],
+          [0, 2, 0, 0, 0, 0, 0, 0]) / pfc_tlv(1, 1, 8, 0x28) / LLDPDUEndOfLLDPDU())
+ok(p["result"] == 0 and p["ttl"] == 120 and p["chassis_subtype"] == 4 and p["chassis_len"] == 6 and
+   p["port_subtype"] == 5 and p["port_len"] == 4, "parse: identity and TTL", p)
+ok(p.get("pfc") == {"willing": 1, "mbc": 1, "cap": 8, "enable": 0x28}, "parse: PFC willing, MBC, cap, enable", p)
+ok(p.get("ets_cfg") == {"willing": 1, "cbs": 1, "max_tcs": 3, "prio_tc": PTC, "tc_bw": BW, "tsa": TSA},
+   "parse: ETS configuration", p)
+ok(p.get("ets_rec") == {"prio_tc": PTC, "tc_bw": [0, 100, 0, 0, 0, 0, 0, 0], "tsa": [0, 2, 0, 0, 0, 0, 0, 0]},
+   "parse: ETS recommendation", p)
+p = parse(head() / LLDPDUSystemName(system_name=b"sw1") / Org(org_code=0x00120f, subtype=1, data=b"\x03\x6c\x00\x00\x10") /
+          pfc_tlv(0, 0, 8, 0x08) / LLDPDUEndOfLLDPDU())
+ok(p["result"] == 0 and p["unknown"] == 2 and p["pfc"]["enable"] == 8,
+   "parse: other TLVs (system name, 802.3 MAC/PHY) are skipped and counted", p)
+p = parse(head() / LLDPDUEndOfLLDPDU())
+ok(p["result"] == 0 and "pfc" not in p and "ets_cfg" not in p, "parse: an LLDPDU without DCBX", p)
+
+# 3. Malformed LLDPDUs are refused for the right reason.
+bad = [
+    ("NOT_LLDP", bytes(Ether(dst="01:80:c2:00:00:0e", src=SA, type=0x0800) / (b"\x00" * 46))),
+    ("BAD_ORDER", bytes(Ether(dst="01:80:c2:00:00:0e", src=SA) / LLDPDUPortID(subtype=5, id=b"eth0") /
+                        LLDPDUChassisID(subtype=4, id=SAB) / LLDPDUTimeToLive(ttl=120) / LLDPDUEndOfLLDPDU())),
+    ("BAD_LENGTH", bytes(head() / Org(org_code=OUI, subtype=0x0b, data=b"\x88") / LLDPDUEndOfLLDPDU())),
+    ("BAD_LENGTH", bytes(head() / Org(org_code=OUI, subtype=0x09, data=b"\x00" * 20) / LLDPDUEndOfLLDPDU())),
+    ("DUPLICATE", bytes(head() / pfc_tlv(1, 0, 8, 8) / pfc_tlv(1, 0, 8, 16) / LLDPDUEndOfLLDPDU())),
+    ("BAD_VALUE", bytes(head() / etscfg_tlv(0, 0, 0, PTC, [30, 50, 10, 0, 0, 0, 0, 0], TSA) / LLDPDUEndOfLLDPDU())),
+    ("BAD_VALUE", bytes(head() / etscfg_tlv(0, 0, 0, [9, 0, 0, 0, 0, 0, 0, 0], BW, TSA) / LLDPDUEndOfLLDPDU())),
+    ("BAD_VALUE", bytes(head() / pfc_tlv(0, 0, 9, 8) / LLDPDUEndOfLLDPDU())),
+]
+codes = {"NOT_LLDP": 1, "TRUNCATED": 2, "BAD_ORDER": 3, "BAD_LENGTH": 4, "NO_END": 5,
+         "DUPLICATE": 6, "BAD_VALUE": 7}
+for want, frame in bad:
+    p = parse(frame)
+    ok(p["result"] == codes[want], f"malformed: {want} ({p['reason']})", p)
+good = bytes(head() / pfc_tlv(1, 0, 8, 8) / LLDPDUEndOfLLDPDU())
+p = parse(good[:14 + 2 + 7 + 2 + 5 + 2 + 1])
+ok(p["result"] == codes["TRUNCATED"], f"malformed: a TTL TLV cut short ({p['reason']})", p)
+p = parse(good[:14 + 9 + 7 + 4 + 8])
+ok(p["result"] == codes["NO_END"], f"malformed: no End TLV ({p['reason']})", p)
+
+# 4. tshark decodes our TLVs as the 802.1Qaz TLVs they claim to be.
+tshark = shutil.which("tshark")
+if not ok(tshark is not None, "tshark is installed"):
+    print(f"1..{n}")
+    sys.exit(1)
+frame = ours("etscfg=1:1:3:" + ETS_ARG, "etsrec=10234567:0,100,0,0,0,0,0,0:0,2,0,0,0,0,0,0",
+             "pfc=1:1:4:0x28")
+with tempfile.TemporaryDirectory() as tmp:
+    pcap = os.path.join(tmp, "dcbx.pcap")
+    wrpcap(pcap, [Ether(frame)])
+    r = subprocess.run([tshark, "-n", "-r", pcap, "-T", "json"], capture_output=True, text=True)
+fields = []
+
+
+def walk(o):
+    if isinstance(o, dict):
+        for k, v in o.items():
+            if isinstance(v, (dict, list)):
+                walk(v)
+            elif k.startswith("lldp.ieee.802_1") or k.startswith("lldp.dcbx"):
+                fields.append((k, v))
+    elif isinstance(o, list):
+        for v in o:
+            walk(v)
+
+
+walk(json.loads(r.stdout) if r.returncode == 0 else [])
+# Split the decode at each 802.1 subtype: one list of fields per TLV.
+tlvs = []
+for k, v in fields:
+    if k == "lldp.ieee.802_1.subtype":
+        tlvs.append({"subtype": int(v, 16)})
+    elif tlvs:
+        tlvs[-1].setdefault(k, v)
+ok([t["subtype"] for t in tlvs] == [9, 10, 11],
+   "tshark: three 802.1 TLVs: ETS Configuration, ETS Recommendation, PFC Configuration",
+   [t["subtype"] for t in tlvs])
+if len(tlvs) == 3:
+    cfg, rec, pfc = tlvs
+
+    def vals(t, pre):
+        return [int(t.get(f"{pre}{i}", "-1"), 0) for i in range(8)]
+
+    ok(cfg.get("lldp.dcbx.ieee.willing") == "1" and cfg.get("lldp.dcbx.ieee.ets.cbs") == "1" and
+       cfg.get("lldp.dcbx.ieee.ets.maxtcs") == "3", "tshark: ETS configuration willing, CBS, max TCs", cfg)
+    ok(vals(cfg, "lldp.dcbx.feature.pg.pgid_prio") == PTC and vals(cfg, "lldp.dcbx.feature.pg.per") == BW and
+       vals(cfg, "lldp.dcbx.ieee.ets.tsa") == TSA,
+       "tshark: ETS configuration priority table, bandwidths, TSAs", cfg)
+    ok(vals(rec, "lldp.dcbx.feature.pg.per") == [0, 100, 0, 0, 0, 0, 0, 0] and
+       vals(rec, "lldp.dcbx.ieee.ets.tsa") == [0, 2, 0, 0, 0, 0, 0, 0],
+       "tshark: ETS recommendation tables", rec)
+    ok(pfc.get("lldp.dcbx.ieee.willing") == "1" and pfc.get("lldp.dcbx.ieee.pfc.mbc") == "1" and
+       pfc.get("lldp.dcbx.ieee.pfc.numtcs") == "4" and
+       vals(pfc, "lldp.dcbx.feature.pfc.prio") == [0, 0, 0, 1, 0, 1, 0, 0],
+       "tshark: PFC willing, MBC, cap and enable (priorities 3 and 5)", pfc)
+print(f"1..{n}")
+print(f"# Totals: pass:{n - failed} fail:{failed} skip:0")
+sys.exit(1 if failed else 0)
