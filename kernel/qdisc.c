@@ -557,6 +557,13 @@ static struct Qdisc *fc_leaf(struct Qdisc *sch, unsigned long cl)
 	return NULL;
 }
 
+static int fc_graft(struct Qdisc *sch, unsigned long cl, struct Qdisc *new,
+		    struct Qdisc **old, struct netlink_ext_ack *extack)
+{
+	NL_SET_ERR_MSG(extack, "flowctl's bands take no child qdisc");
+	return -EOPNOTSUPP;
+}
+
 static unsigned long fc_find(struct Qdisc *sch, u32 classid)
 {
 	unsigned long band = TC_H_MIN(classid);
@@ -616,6 +623,7 @@ static int fc_dump_class_stats(struct Qdisc *sch, unsigned long cl,
 }
 
 static const struct Qdisc_class_ops fc_class_ops = {
+	.graft		= fc_graft,
 	.leaf		= fc_leaf,
 	.find		= fc_find,
 	.walk		= fc_walk,

@@ -9,6 +9,25 @@ TOP=$(cd "$SELFTESTS_DIR/.." && pwd)
 FCTEST=$SELFTESTS_DIR/tools/fctest
 PATH=$TOP/userland:$PATH
 
+# tc reads flowctl's options through q_flowctl.so (userland/tc): without it
+# tc prints "[Unknown qdisc, optlen=N]" into its JSON. A directory of
+# tc's own plugins plus ours, as an installed system has them.
+fc_tc_lib()
+{
+	local d=${TMPDIR:-/tmp}/flowctl-tc-lib.$$ f
+
+	mkdir -p "$d" || return
+	for f in /usr/lib/*-linux-gnu/tc/* /usr/lib/tc/*; do
+		[ -e "$f" ] && ln -sf "$f" "$d/"
+	done
+	ln -sf "$TOP/userland/tc/q_flowctl.so" "$d/q_flowctl.so"
+	echo "$d"
+}
+if [ -z "${TC_LIB_DIR:-}" ] && [ -f "$TOP/userland/tc/q_flowctl.so" ]; then
+	TC_LIB_DIR=$(fc_tc_lib)
+	export TC_LIB_DIR
+fi
+
 RET=0
 RETMSG=
 TESTS_RUN=0
@@ -371,4 +390,11 @@ cleanup()
 	cleanup_ns
 }
 
-trap cleanup EXIT
+fc_tc_lib_rm()
+{
+	case ${TC_LIB_DIR:-} in
+	*/flowctl-tc-lib.$$) rm -rf "$TC_LIB_DIR" ;;
+	esac
+}
+
+trap 'cleanup; fc_tc_lib_rm' EXIT

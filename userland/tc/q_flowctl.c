@@ -60,6 +60,7 @@ extern void close_json_object(void);
 extern void open_json_array(enum output_type type, const char *delim);
 extern void close_json_array(enum output_type type, const char *delim);
 extern bool is_json_context(void);
+extern void print_nl(void);	/* "\n", or " " under tc -oneline */
 
 #define EXPORT __attribute__((visibility("default")))
 
@@ -88,9 +89,11 @@ static int flowctl_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 	(void)dev;
 	if (argc == 0)
 		return 0;
-	if (!strcmp(argv[0], "help")) {
-		usage();
-		return -1;
+	for (i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "help")) {
+			usage();
+			return -1;
+		}
 	}
 	if (argc > 254) {
 		fprintf(stderr, "flowctl: too many options\n");
@@ -305,9 +308,11 @@ static int flowctl_print_xstats(struct qdisc_util *qu, FILE *f,
 	print_color_uint(PRINT_ANY, COLOR_NONE, "xoff_bytes", " xoff %uB",
 			 st.xoff);
 	print_color_uint(PRINT_ANY, COLOR_NONE, "xon_bytes", " xon %uB", st.xon);
-	print_prios("paused", "\n paused by the partner: ", st.paused);
+	print_nl();
+	print_prios("paused", " paused by the partner: ", st.paused);
 	print_prios("xoff_active", "; pausing the partner: ", st.xoff_active);
-	print_color_u64(PRINT_ANY, COLOR_NONE, "rx_pause", "\n rx pause %" PRIu64,
+	print_nl();
+	print_color_u64(PRINT_ANY, COLOR_NONE, "rx_pause", " rx pause %" PRIu64,
 			st.rx_pause);
 	print_color_u64(PRINT_ANY, COLOR_NONE, "rx_xon", " xon %" PRIu64, st.rx_xon);
 	print_color_u64(PRINT_ANY, COLOR_NONE, "rx_pfc", " pfc %" PRIu64, st.rx_pfc);
@@ -315,7 +320,8 @@ static int flowctl_print_xstats(struct qdisc_util *qu, FILE *f,
 			st.tx_pause);
 	print_color_u64(PRINT_ANY, COLOR_NONE, "tx_xon", " xon %" PRIu64, st.tx_xon);
 	print_color_u64(PRINT_ANY, COLOR_NONE, "tx_pfc", " pfc %" PRIu64, st.tx_pfc);
-	print_color_u64(PRINT_ANY, COLOR_NONE, "rx_ignored", "\n rx-ignored %" PRIu64,
+	print_nl();
+	print_color_u64(PRINT_ANY, COLOR_NONE, "rx_ignored", " rx-ignored %" PRIu64,
 			st.rx_ignored);
 	print_color_u64(PRINT_ANY, COLOR_NONE, "rx_malformed", " rx-malformed %" PRIu64,
 			st.rx_malformed);
@@ -330,8 +336,9 @@ static int flowctl_print_xstats(struct qdisc_util *qu, FILE *f,
 		if (!st.prio_rx_pfc[p] && !st.prio_tx_pfc[p] &&
 		    !st.prio_paused_ns_total[p] && !is_json_context())
 			continue;
+		print_nl();
 		open_json_object(NULL);
-		print_color_uint(PRINT_ANY, COLOR_NONE, "prio", "\n prio %u:", p);
+		print_color_uint(PRINT_ANY, COLOR_NONE, "prio", " prio %u:", p);
 		print_color_u64(PRINT_ANY, COLOR_NONE, "rx_pfc", " rx pfc %" PRIu64,
 				st.prio_rx_pfc[p]);
 		print_color_u64(PRINT_ANY, COLOR_NONE, "tx_pfc", " tx pfc %" PRIu64,
