@@ -28,6 +28,8 @@
 #define FC_WIRE_OVERHEAD	24	/* preamble+SFD 8, FCS 4, gap 12 */
 #define FC_MAX_WIRE_PKT		(65536 + 45 * FC_WIRE_OVERHEAD)
 #define FC_LINK_BIT		BIT(FC_PRIOS)	/* link-level PAUSE state */
+/* ETS: the bytes one percent of share earns per round of the DRR */
+#define FC_ETS_QUANTUM		128
 #define FC_SW_REACTION_NS	(500 * NSEC_PER_USEC)
 #define FC_SW_REACTION_MAX	(512 * 1024)	/* bytes */
 #define FC_SHAPER_BURST_NS	(2 * NSEC_PER_MSEC)
@@ -53,6 +55,7 @@ struct fc_cfg {
 	u32 prio_xoff[FC_PRIOS];
 	u32 prio_xon[FC_PRIOS];
 	u32 prio_tc;		/* FLOWCTL_A_DEV_PRIO_TC */
+	u8 tc_bw[FC_PRIOS];	/* ETS share per traffic class, 0 = strict */
 	struct rcu_head rcu;
 };
 
@@ -154,6 +157,11 @@ struct fc_sched {
 	/* read/write, qdisc lock */
 	struct fc_band band[FC_PRIOS];
 	u8 order[FC_PRIOS];	/* bands as dequeue serves them, from prio_tc */
+	u8 tc_of[FC_PRIOS];	/* traffic class of each priority */
+	u8 ets_mask;		/* bit tc: the class is served by ETS */
+	u8 ets_tc;		/* ETS: the class the round robin is at */
+	u32 quantum[FC_PRIOS];	/* ETS: bytes a class earns per round */
+	u32 deficit[FC_PRIOS];	/* ETS: bytes a class may still send */
 	struct qdisc_watchdog watchdog;
 	u64 t_next;		/* shaper: earliest next data transmission */
 

@@ -65,6 +65,7 @@ static const struct nla_policy fc_dev_set_policy[FLOWCTL_A_DEV_MAX + 1] = {
 	[FLOWCTL_A_DEV_PRIO]	= NLA_POLICY_NESTED(fc_prio_set_policy),
 	/* Eight classes 0..7: bit 3 of each nibble is never set. */
 	[FLOWCTL_A_DEV_PRIO_TC]	= NLA_POLICY_MASK(NLA_U32, 0x77777777),
+	[FLOWCTL_A_DEV_TC_BW]	= NLA_POLICY_EXACT_LEN(FC_PRIOS),
 };
 
 static int fc_put_u64(struct sk_buff *msg, int attr, u64 v, int pad)
@@ -175,6 +176,7 @@ static int fc_nl_fill(struct sk_buff *msg, struct fc_sched *q,
 	    nla_put_u16(msg, FLOWCTL_A_DEV_QUANTA, c->quanta) ||
 	    nla_put_u32(msg, FLOWCTL_A_DEV_HEADROOM, s->headroom) ||
 	    nla_put_u32(msg, FLOWCTL_A_DEV_PRIO_TC, c->prio_tc) ||
+	    nla_put(msg, FLOWCTL_A_DEV_TC_BW, FC_PRIOS, c->tc_bw) ||
 	    fc_fill_stats(msg, s))
 		goto cancel;
 	for (prio = 0; prio < FC_PRIOS; prio++)
@@ -400,6 +402,19 @@ static int fc_parse_cfg(struct fc_sched *q, struct fc_cfg *c,
 		c->quanta = nla_get_u16(tb[FLOWCTL_A_DEV_QUANTA]);
 	if (tb[FLOWCTL_A_DEV_PRIO_TC])
 		c->prio_tc = nla_get_u32(tb[FLOWCTL_A_DEV_PRIO_TC]);
+	if (tb[FLOWCTL_A_DEV_TC_BW]) {
+		const u8 *bw = nla_data(tb[FLOWCTL_A_DEV_TC_BW]);
+		unsigned int sum = 0, tc;
+
+		for (tc = 0; tc < FC_PRIOS; tc++)
+			sum += bw[tc];
+		if (sum != 0 && sum != 100) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[FLOWCTL_A_DEV_TC_BW],
+					    "ETS shares must sum to 100 (or all be 0: strict priority only)");
+			return -EINVAL;
+		}
+		memcpy(c->tc_bw, bw, FC_PRIOS);
+	}
 
 	/* The headroom XOFF must leave depends on the speed this set gives. */
 	head = fc_headroom(fc_resolve_speed(q, c, &src));
@@ -497,7 +512,8 @@ int fc_opts_dump(struct sk_buff *skb, const struct fc_cfg *c)
 	    nla_put_u32(skb, FLOWCTL_A_DEV_XOFF, c->xoff) ||
 	    nla_put_u32(skb, FLOWCTL_A_DEV_XON, c->xon) ||
 	    nla_put_u16(skb, FLOWCTL_A_DEV_QUANTA, c->quanta) ||
-	    nla_put_u32(skb, FLOWCTL_A_DEV_PRIO_TC, c->prio_tc))
+	    nla_put_u32(skb, FLOWCTL_A_DEV_PRIO_TC, c->prio_tc) ||
+	    nla_put(skb, FLOWCTL_A_DEV_TC_BW, FC_PRIOS, c->tc_bw))
 		goto cancel;
 	for (prio = 0; prio < FC_PRIOS; prio++) {
 		if (!c->prio_xoff[prio] && !c->prio_xon[prio])

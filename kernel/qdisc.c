@@ -104,13 +104,92 @@ static int fc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	return NET_XMIT_SUCCESS;
 }
 
+/*
+ * The first band, in dequeue order, of traffic class tc (tc < 0: of any
+ * strict class) that holds packets and whose gate is open, or NULL; *next
+ * is lowered to the earliest time a gate it passed over opens.
+ */
+static struct fc_band *fc_pick(struct fc_sched *q, int tc, u64 *now,
+			       u64 *next)
+{
+	struct fc_band *b;
+	int i, prio;
+
+	for (i = 0; i < FC_PRIOS; i++) {
+		u64 until;
+
+		prio = q->order[i];
+		if (tc < 0 ? q->ets_mask & BIT(q->tc_of[prio]) :
+			     q->tc_of[prio] != tc)
+			continue;
+		b = &q->band[prio];
+		if (!b->q.qlen)
+			continue;
+		/* Pairs with WRITE_ONCE() in rx.c: a stale read only delays
+		 * us to the __netif_schedule() that follows the write. The
+		 * clock is read only for a band that has a gate.
+		 */
+		until = READ_ONCE(q->prx[prio].until);
+		if (until) {
+			if (!*now)
+				*now = ktime_get_ns();
+			if (until > *now) {
+				*next = min(*next, until);
+				continue;
+			}
+		}
+		return b;
+	}
+	return NULL;
+}
+
+/* Round-robin passes before ETS gives up looking for a class (never met:
+ * a 64 KB GSO packet at a 1% share needs 512).
+ */
+#define FC_ETS_MAX_SPINS	(FC_PRIOS * 1024)
+
+/*
+ * Deficit round robin over the ETS classes: a class with a band to send
+ * from sends its head packet if its deficit covers it, else earns its
+ * quantum and the next class has its turn. A class with nothing to send,
+ * or only bands its partner paused, loses its deficit: it earns nothing
+ * while paused and cannot burst past its share when released. Unused
+ * shares go to the classes that have traffic (work conserving).
+ */
+static struct fc_band *fc_ets_pick(struct fc_sched *q, u64 *now, u64 *next)
+{
+	unsigned int idle = 0, spins = 0;
+	struct fc_band *b;
+	u32 len;
+	int tc;
+
+	while (idle < FC_PRIOS) {
+		tc = q->ets_tc;
+		b = q->ets_mask & BIT(tc) ? fc_pick(q, tc, now, next) : NULL;
+		if (!b) {
+			q->deficit[tc] = 0;
+			q->ets_tc = (tc + 1) % FC_PRIOS;
+			idle++;
+			continue;
+		}
+		idle = 0;
+		len = qdisc_pkt_len(b->q.head);
+		if (len <= q->deficit[tc] || ++spins > FC_ETS_MAX_SPINS) {
+			q->deficit[tc] -= min(len, q->deficit[tc]);
+			return b;
+		}
+		q->deficit[tc] += q->quantum[tc];
+		q->ets_tc = (tc + 1) % FC_PRIOS;
+	}
+	return NULL;
+}
+
 static struct sk_buff *fc_dequeue(struct Qdisc *sch)
 {
 	struct fc_sched *q = qdisc_priv(sch);
 	u64 next = U64_MAX, now = 0, rate;
 	struct sk_buff *skb;
 	struct fc_band *b;
-	int i, prio;
 
 	/* The run loop's last call finds nothing: no clock read for it. */
 	if (!sch->q.qlen)
@@ -129,26 +208,13 @@ static struct sk_buff *fc_dequeue(struct Qdisc *sch)
 		}
 	}
 
-	for (i = 0; i < FC_PRIOS; i++) {
-		u64 until;
-
-		prio = q->order[i];
-		b = &q->band[prio];
-		if (!b->q.qlen)
-			continue;
-		/* Pairs with WRITE_ONCE() in rx.c: a stale read only delays
-		 * us to the __netif_schedule() that follows the write. The
-		 * clock is read only for a band that has a gate.
-		 */
-		until = READ_ONCE(q->prx[prio].until);
-		if (until) {
-			if (!now)
-				now = ktime_get_ns();
-			if (until > now) {
-				next = min(next, until);
-				continue;
-			}
-		}
+	/* Strict classes first, highest class first; then the ETS classes
+	 * (802.1Qaz) by deficit round robin.
+	 */
+	b = fc_pick(q, -1, &now, &next);
+	if (!b && q->ets_mask)
+		b = fc_ets_pick(q, &now, &next);
+	if (b) {
 		skb = __qdisc_dequeue_head(&b->q);
 		b->backlog -= qdisc_pkt_len(skb);
 		b->tx_packets++;
@@ -285,14 +351,24 @@ void fc_update_speed(struct fc_sched *q)
 }
 
 /* The service order prio_tc gives: by class, then priority, highest first. */
-static void fc_order(u8 order[FC_PRIOS], u32 prio_tc)
+/* The band order, the classes and the ETS state of cfg. Qdisc lock. */
+static void fc_order(struct fc_sched *q, const struct fc_cfg *cfg)
 {
 	int tc, prio, n = 0;
 
 	for (tc = FC_PRIOS - 1; tc >= 0; tc--)
 		for (prio = FC_PRIOS - 1; prio >= 0; prio--)
-			if (((prio_tc >> (4 * prio)) & 0xf) == tc)
-				order[n++] = prio;
+			if (((cfg->prio_tc >> (4 * prio)) & 0xf) == tc)
+				q->order[n++] = prio;
+	q->ets_mask = 0;
+	for (tc = 0; tc < FC_PRIOS; tc++) {
+		if (cfg->tc_bw[tc])
+			q->ets_mask |= BIT(tc);
+		q->quantum[tc] = cfg->tc_bw[tc] * FC_ETS_QUANTUM;
+		q->deficit[tc] = 0;
+	}
+	for (prio = 0; prio < FC_PRIOS; prio++)
+		q->tc_of[prio] = (cfg->prio_tc >> (4 * prio)) & 0xf;
 }
 
 struct fc_cfg *fc_cfg_dup(struct fc_sched *q)
@@ -325,7 +401,7 @@ int fc_cfg_commit(struct fc_sched *q, struct fc_cfg *ncfg,
 	spin_lock(&q->rx_lock);
 	rcu_assign_pointer(q->cfg, ncfg);
 	spin_unlock(&q->rx_lock);
-	fc_order(q->order, ncfg->prio_tc);
+	fc_order(q, ncfg);
 	sch_tree_unlock(q->sch);
 
 	fc_update_speed(q);
@@ -443,7 +519,7 @@ static int fc_init(struct Qdisc *sch, struct nlattr *opt,
 			return err;
 		}
 	}
-	fc_order(q->order, cfg->prio_tc);
+	fc_order(q, cfg);
 	RCU_INIT_POINTER(q->cfg, cfg);
 	q->charge = fc_charge_alloc(q);
 	if (!q->charge)

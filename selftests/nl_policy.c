@@ -236,6 +236,30 @@ TEST_F(fc, wrong_length_refused)
 	EXPECT_EQ(FLOWCTL_MODE_PAUSE, get_u8(&self->n, self->dev, FLOWCTL_A_DEV_MODE));
 }
 
+TEST_F(fc, ets_shares_checked)
+{
+	static const uint8_t bad_sum[8] = { 30, 0, 0, 60, 0, 0, 0, 0 };
+	static const uint8_t good[8] = { 30, 0, 0, 50, 0, 20, 0, 0 };
+	static const uint8_t off[8];
+	struct nlmsghdr *req = set_req(self);
+
+	mnl_attr_put(req, FLOWCTL_A_DEV_TC_BW, sizeof(bad_sum), bad_sum);
+	EXPECT_EQ(-EINVAL, nl_talk(&self->n, req, NULL, NULL));
+	EXPECT_EQ(FLOWCTL_A_DEV_TC_BW, self->n.bad_attr_type);
+	EXPECT_NE(NULL, strstr(self->n.msg, "ETS shares must sum to 100"))
+		TH_LOG("extack: '%s'", self->n.msg);
+	req = set_req(self);
+	mnl_attr_put(req, FLOWCTL_A_DEV_TC_BW, 7, good);
+	EXPECT_GT(0, nl_talk(&self->n, req, NULL, NULL));
+	EXPECT_EQ(FLOWCTL_A_DEV_TC_BW, self->n.bad_attr_type);
+	req = set_req(self);
+	mnl_attr_put(req, FLOWCTL_A_DEV_TC_BW, sizeof(good), good);
+	EXPECT_EQ(0, nl_talk(&self->n, req, NULL, NULL)) TH_LOG("%s", self->n.msg);
+	req = set_req(self);
+	mnl_attr_put(req, FLOWCTL_A_DEV_TC_BW, sizeof(off), off);
+	EXPECT_EQ(0, nl_talk(&self->n, req, NULL, NULL)) TH_LOG("%s", self->n.msg);
+}
+
 TEST_F(fc, mode_out_of_range)
 {
 	struct nlmsghdr *req = set_req(self);

@@ -103,6 +103,19 @@ static int dev_cb(const struct nlattr *attr, void *data)
 	}
 	if (type > FLOWCTL_A_DEV_MAX)
 		return MNL_CB_OK;
+	if (type == FLOWCTL_A_DEV_TC_BW) {
+		/* eight bytes, packed as byte n = bits 8n..8n+7 */
+		const uint8_t *b = mnl_attr_get_payload(attr);
+		int k;
+
+		if (mnl_attr_get_payload_len(attr) != 8)
+			return MNL_CB_OK;
+		d->v[type] = 0;
+		for (k = 0; k < 8; k++)
+			d->v[type] |= (uint64_t)b[k] << (8 * k);
+		d->have |= 1u << type;
+		return MNL_CB_OK;
+	}
 	if (fc_attr_uint(attr, &d->v[type]))
 		d->have |= 1u << type;
 	return MNL_CB_OK;

@@ -327,6 +327,51 @@ int parse_prio_tc(const char *arg, uint32_t *map)
 	return 0;
 }
 
+int parse_ets(const char *arg, uint64_t *bw)
+{
+	const char *p = arg;
+	unsigned int sum = 0;
+	uint64_t v = 0;
+	uint8_t seen = 0;
+
+	if (matches(arg, "off")) {
+		*bw = 0;
+		return 0;
+	}
+	if (!arg || !*arg)
+		return -EINVAL;
+	while (*p) {
+		unsigned int tc, pct = 0;
+		int digits = 0;
+
+		if (!is_digit(p[0]) || p[1] != ':')
+			return -EINVAL;
+		tc = (unsigned int)(p[0] - '0');
+		if (tc > 7)
+			return -ERANGE;
+		if (seen & (1u << tc))
+			return -EINVAL;
+		seen |= (uint8_t)(1u << tc);
+		for (p += 2; is_digit(*p); p++, digits++) {
+			pct = pct * 10 + (unsigned int)(*p - '0');
+			if (pct > 100)
+				return -ERANGE;
+		}
+		if (!digits || (*p && *p != ','))
+			return -EINVAL;
+		if (!pct)
+			return -ERANGE;
+		v |= (uint64_t)pct << (8 * tc);
+		sum += pct;
+		if (*p == ',' && !*++p)
+			return -EINVAL;
+	}
+	if (sum != 100)
+		return -ERANGE;
+	*bw = v;
+	return 0;
+}
+
 int parse_prio_list(const char *arg, uint8_t *mask)
 {
 	uint8_t m = 0;

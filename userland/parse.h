@@ -52,6 +52,12 @@ int parse_bytes(const char *arg, uint32_t *bytes);
 int parse_prio_list(const char *arg, uint8_t *mask);
 /* "1,0,2,3,4,5,6,7", 8021q or numeric: 4 bits a priority */
 int parse_prio_tc(const char *arg, uint32_t *map);
+/*
+ * ETS shares: "TC:PERCENT[,TC:PERCENT...]" (each class 0..7 once, shares
+ * 1..100 summing to 100), or "off" (all strict). Packed: byte n of *bw (bits
+ * 8n..8n+7) is class n's share.
+ */
+int parse_ets(const char *arg, uint64_t *bw);
 /* MAC address: "01:80:c2:00:00:01" or with '-'. */
 int parse_mac(const char *arg, uint8_t mac[6]);
 

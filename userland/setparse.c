@@ -22,6 +22,7 @@ void usage_set(FILE *f)
 		"               [ limit BYTES ] [ xoff BYTES ] [ xon BYTES ]\n"
 		"               [ prio PRIO xoff BYTES xon BYTES ]... [ quanta QUANTA ]\n"
 		"               [ prio-tc { TC-MAP | 8021q | numeric } ]\n"
+		"               [ ets { TC:PERCENT[,TC:PERCENT...] | off } ]\n"
 		"       flowctl set help\n"
 		"PRIO-LIST := { PRIO[-PRIO][,PRIO-LIST] | all | none }   e.g. 3,4 or 0,3-5\n"
 		"PRIO := { 0 .. 7 }\n"
@@ -32,6 +33,8 @@ void usage_set(FILE *f)
 		"TC-MAP := TC,TC,TC,TC,TC,TC,TC,TC  the traffic class 0..7 of priorities\n"
 		"          0..7; higher classes are served first. 8021q (the default):\n"
 		"          1,0,2,3,4,5,6,7 (IEEE 802.1Q); numeric: 0,1,2,3,4,5,6,7\n"
+		"ets: the classes named share the link by PERCENT (802.1Qaz ETS,\n"
+		"          summing to 100) after the strict ones; off: all strict\n"
 		"rx on: obey PAUSE received (the partner paused us).\n"
 		"tx on: send PAUSE when our queues pass xoff (we pause the partner).\n"
 		"Only the settings given change; set needs CAP_NET_ADMIN.\n");
@@ -67,7 +70,7 @@ static int twice(const char *kw)
 /* The keywords of set, and what each needs after it. */
 static const char *const set_words[] = {
 	"dev", "mode", "rx", "tx", "pfc-prios", "trust", "speed", "rate",
-	"limit", "xoff", "xon", "prio", "quanta", "prio-tc", "help", NULL,
+	"limit", "xoff", "xon", "prio", "quanta", "prio-tc", "ets", "help", NULL,
 };
 
 static const char *const set_needs[] = {
@@ -85,6 +88,7 @@ static const char *const set_needs[] = {
 	"PRIO xoff BYTES xon BYTES",
 	"quanta 1..65535",
 	"eight traffic classes like 1,0,2,3,4,5,6,7, or 8021q or numeric",
+	"TC:PERCENT,... summing to 100 (like 0:30,3:50,5:20), or off",
 	"",
 };
 
@@ -215,6 +219,12 @@ int fc_set_parse(int argc, char **argv, struct fc_set_req *r)
 				return bad_value(kw, arg, err,
 						 "bytes 0..4294967295 (k, m, g = x 1024)");
 			v = u32;
+		} else if (matches(kw, "ets")) {
+			attr = FLOWCTL_A_DEV_TC_BW;
+			err = parse_ets(arg, &v);
+			if (err)
+				return bad_value(kw, arg, err,
+						 "TC:PERCENT,... with classes 0..7 once each and shares 1..100 summing to 100, like 0:30,3:50,5:20; or off");
 		} else if (matches(kw, "prio-tc")) {
 			attr = FLOWCTL_A_DEV_PRIO_TC;
 			err = parse_prio_tc(arg, &u32);
@@ -265,6 +275,7 @@ void fc_set_build_opts(struct nlmsghdr *nlh, const struct fc_set_req *r)
 		{ FLOWCTL_A_DEV_RATE, 8 }, { FLOWCTL_A_DEV_LIMIT, 4 },
 		{ FLOWCTL_A_DEV_XOFF, 4 }, { FLOWCTL_A_DEV_XON, 4 },
 		{ FLOWCTL_A_DEV_QUANTA, 2 }, { FLOWCTL_A_DEV_PRIO_TC, 4 },
+		{ FLOWCTL_A_DEV_TC_BW, 0 },
 	};
 	size_t i;
 	int p;
@@ -285,6 +296,15 @@ void fc_set_build_opts(struct nlmsghdr *nlh, const struct fc_set_req *r)
 		case 4:
 			mnl_attr_put_u32(nlh, (uint16_t)a, (uint32_t)v);
 			break;
+		case 0: {	/* eight bytes, byte n = bits 8n..8n+7 of v */
+			uint8_t bytes[8];
+			int k;
+
+			for (k = 0; k < 8; k++)
+				bytes[k] = (uint8_t)(v >> (8 * k));
+			mnl_attr_put(nlh, (uint16_t)a, sizeof(bytes), bytes);
+			break;
+		}
 		default:
 			mnl_attr_put_u64(nlh, (uint16_t)a, v);
 		}

@@ -188,6 +188,24 @@ static void print_config(const struct fc_dev *d, enum output_type t)
 			close_json_array();
 		}
 	}
+	if (FC_HAS(d->have, FLOWCTL_A_DEV_TC_BW)) {
+		size_t n = 0;
+
+		v = d->v[FLOWCTL_A_DEV_TC_BW];
+		buf[0] = '\0';
+		for (i = 0; i < FLOWCTL_NUM_PRIOS && n < sizeof(buf); i++)
+			if ((v >> (8 * i)) & 0xff)
+				n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%u:%u",
+						      n ? "," : "", i,
+						      (unsigned int)(v >> (8 * i)) & 0xff);
+		print_string(t & PRINT_FP, NULL, " ets %s", v ? buf : "off");
+		if (t & PRINT_JSON) {
+			open_json_array("tc_bw");
+			for (i = 0; i < FLOWCTL_NUM_PRIOS; i++)
+				print_u64(PRINT_JSON, NULL, NULL, (v >> (8 * i)) & 0xff);
+			close_json_array();
+		}
+	}
 }
 
 static void print_port_counters(const struct fc_dev *d, enum output_type t)

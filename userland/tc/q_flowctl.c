@@ -73,6 +73,7 @@ static void usage(void)
 		"                   [ rate { RATE | off } ] [ limit BYTES ] [ xoff BYTES ]\n"
 		"                   [ xon BYTES ] [ prio PRIO xoff BYTES xon BYTES ]...\n"
 		"                   [ quanta QUANTA ] [ prio-tc { TC-MAP | 8021q | numeric } ]\n"
+		"                   [ ets { TC:PERCENT[,TC:PERCENT...] | off } ]\n"
 		"The words and values of \"flowctl set\" (see flowctl(8)); tc qdisc change\n"
 		"sets only what is given. xoff and xon 0 = derived from speed and limit.\n");
 }
@@ -186,7 +187,13 @@ static int flowctl_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 	for (rta = RTA_DATA(opt); RTA_OK(rta, len); rta = RTA_NEXT(rta, len)) {
 		unsigned int type = rta->rta_type & NLA_TYPE_MASK;
 
-		if (type <= FLOWCTL_A_DEV_MAX && type != FLOWCTL_A_DEV_PRIO) {
+		if (type == FLOWCTL_A_DEV_TC_BW && RTA_PAYLOAD(rta) == 8) {
+			const uint8_t *b = RTA_DATA(rta);
+
+			for (p = 0; p < 8; p++)
+				a.v[type] |= (uint64_t)b[p] << (8 * p);
+			a.have |= 1u << type;
+		} else if (type <= FLOWCTL_A_DEV_MAX && type != FLOWCTL_A_DEV_PRIO) {
 			a.v[type] = attr_uint(rta);
 			a.have |= 1u << type;
 		}
@@ -250,6 +257,30 @@ static int flowctl_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 					 p ? ",%u" : "%u", (m >> (4 * p)) & 0xf);
 		close_json_array(PRINT_JSON, NULL);
 		print_color_string(PRINT_FP, COLOR_NONE, NULL, "%s", " ");
+	}
+	if (HAS(FLOWCTL_A_DEV_TC_BW)) {
+		uint64_t bw = a.v[FLOWCTL_A_DEV_TC_BW];
+		bool first = true;
+
+		print_color_string(PRINT_FP, COLOR_NONE, NULL, "%s", "ets ");
+		for (p = 0; p < 8; p++) {
+			unsigned int pct = (bw >> (8 * p)) & 0xff;
+
+			if (!pct)
+				continue;
+			print_color_uint(PRINT_FP, COLOR_NONE, NULL,
+					 first ? "%u" : ",%u", (unsigned int)p);
+			print_color_uint(PRINT_FP, COLOR_NONE, NULL, ":%u", pct);
+			first = false;
+		}
+		if (first)
+			print_color_string(PRINT_FP, COLOR_NONE, NULL, "%s", "off");
+		print_color_string(PRINT_FP, COLOR_NONE, NULL, "%s", " ");
+		open_json_array(PRINT_JSON, "tc_bw");
+		for (p = 0; p < 8; p++)
+			print_color_uint(PRINT_JSON, COLOR_NONE, NULL, NULL,
+					 (bw >> (8 * p)) & 0xff);
+		close_json_array(PRINT_JSON, NULL);
 	}
 #undef HAS
 	/* Per-priority thresholds, as "prio P xoff B xon B". */

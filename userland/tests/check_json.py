@@ -40,7 +40,7 @@ TOP_TYPES = {
     "pfc_prios": list, "trust": str, "speed_mbps": int,
     "speed_config_mbps": int, "speed_source": str, "rate_bps": int,
     "limit_bytes": int, "xoff_bytes": int, "xon_bytes": int, "quanta": int,
-    "headroom_bytes": int, "prio_tc": list, "stats": dict, "prio": list,
+    "headroom_bytes": int, "prio_tc": list, "tc_bw": list, "stats": dict, "prio": list,
 }
 STATS_KEYS = ["rx_pause", "rx_xon", "rx_pfc", "tx_pause", "tx_xon", "tx_pfc",
               "rx_ignored", "rx_malformed", "rx_unsupported", "partner_ignored",
@@ -118,6 +118,8 @@ def check_show(out):
     ok(pr[3]["paused"] is True and pr[3]["pause_left_ns"] == 12345678 and
        pr[3]["pause_elapsed_ns"] == 2000000,
        "show: prio 3 paused with time left and the time so far")
+    ok(full["tc_bw"] == [30, 0, 0, 50, 0, 20, 0, 0], "show: tc_bw, the ETS share of each class",
+       full.get("tc_bw"))
     ok(full["headroom_bytes"] == 20000 and full["prio_tc"] == [1, 0, 2, 3, 4, 5, 6, 7],
        "show: headroom_bytes and prio_tc (traffic class of each priority)", full.get("prio_tc"))
     ok(pr[4]["xoff_active"] is True and pr[0]["xoff_active"] is False,

@@ -67,6 +67,11 @@ static inline struct nlmsghdr *synth_full_dev(char *buf, uint32_t seq, uint16_t 
 	mnl_attr_put_u16(nlh, FLOWCTL_A_DEV_QUANTA, 65535);
 	mnl_attr_put_u32(nlh, FLOWCTL_A_DEV_HEADROOM, 20000);
 	mnl_attr_put_u32(nlh, FLOWCTL_A_DEV_PRIO_TC, 0x76543201);
+	{
+		static const uint8_t bw[8] = { 30, 0, 0, 50, 0, 20, 0, 0 };
+
+		mnl_attr_put(nlh, FLOWCTL_A_DEV_TC_BW, sizeof(bw), bw);
+	}
 	mnl_attr_put_u32(nlh, SYNTH_UNKNOWN, 0xdeadbeef);
 
 	nest = mnl_attr_nest_start(nlh, FLOWCTL_A_DEV_STATS);

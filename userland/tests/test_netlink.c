@@ -34,6 +34,7 @@ static struct nlmsghdr *build_set(void)
 	static char *argv[] = {
 		"dev", "eth9", "mode", "pfc", "tx", "on", "rate", "1gbit",
 		"quanta", "300", "prio", "3", "xoff", "9000", "xon", "3000",
+		"ets", "0:30,3:50,5:20",
 	};
 	struct fc_set_req r;
 	struct nlmsghdr *nlh;
@@ -85,6 +86,10 @@ static void test_set_message(void)
 	a = find(nlh, FLOWCTL_A_DEV_QUANTA);
 	ktap_ok(a && mnl_attr_get_payload_len(a) == 2 && mnl_attr_get_u16(a) == 300,
 		"set: QUANTA is a u16");
+	a = find(nlh, FLOWCTL_A_DEV_TC_BW);
+	ktap_ok(a && mnl_attr_get_payload_len(a) == 8 &&
+		!memcmp(mnl_attr_get_payload(a), "\x1e\0\0\x32\0\x14\0\0", 8),
+		"set: TC_BW is eight bytes, byte n = class n's percent");
 	ktap_ok(!find(nlh, FLOWCTL_A_DEV_RX) && !find(nlh, FLOWCTL_A_DEV_SPEED) &&
 		!find(nlh, FLOWCTL_A_DEV_LIMIT), "set: nothing that was not given");
 	a = find(nlh, FLOWCTL_A_DEV_PRIO);

@@ -343,7 +343,14 @@ static void test_set(void)
 		{ "dev eth0 x 1", "\"x\" is ambiguous: did you mean xoff or xon?" },
 		{ "dev eth0 p 1", "did you mean pfc-prios, prio or prio-tc?" },
 		{ "dev eth0 mdoe pfc", "What is \"mdoe\"? Did you mean mode?" },
-		{ "dev eth0 frob 1", "Expected dev, mode, rx, tx, pfc-prios, trust, speed, rate, limit, xoff, xon, prio, quanta, prio-tc or help." },
+		{ "dev eth0 frob 1", "Expected dev, mode, rx, tx, pfc-prios, trust, speed, rate, limit, xoff, xon, prio, quanta, prio-tc, ets or help." },
+		{ "dev eth0 ets 0:30,3:60", "ets \"0:30,3:60\" is out of range" },
+		{ "dev eth0 ets 0:30,0:70", "invalid ets \"0:30,0:70\"" },
+		{ "dev eth0 ets 8:100", "ets \"8:100\" is out of range" },
+		{ "dev eth0 ets 0:0,1:100", "ets \"0:0,1:100\" is out of range" },
+		{ "dev eth0 ets 0:101", "ets \"0:101\" is out of range" },
+		{ "dev eth0 ets 0:100,", "invalid ets \"0:100,\"" },
+		{ "dev eth0 ets", "ets needs a value: TC:PERCENT" },
 		{ "dev eth0 trust ip", "invalid trust \"ip\"" },
 		{ "dev waytoolongdevicename0 mode off", "not a valid device name" },
 	};
@@ -363,6 +370,18 @@ static void test_set(void)
 	ktap_ok(strstr(captured, "Try \"flowctl set help\".") &&
 		!strstr(captured, "Usage: flowctl set"),
 		"set: an unknown word is answered with the words and the help command, not the usage");
+
+	snprintf(line, sizeof(line), "dev eth0 ets 0:30,3:50,5:20");
+	argc = words(line, argv);
+	ret = capture(run_set, argc, argv, &r);
+	ktap_ok(ret == EXIT_OK && FC_HAS(r.have, FLOWCTL_A_DEV_TC_BW) &&
+		r.v[FLOWCTL_A_DEV_TC_BW] == (30ULL | 50ULL << 24 | 20ULL << 40),
+		"set: ets 0:30,3:50,5:20 -> class 0 30%%, 3 50%%, 5 20%%");
+	snprintf(line, sizeof(line), "dev eth0 ets off");
+	argc = words(line, argv);
+	ret = capture(run_set, argc, argv, &r);
+	ktap_ok(ret == EXIT_OK && FC_HAS(r.have, FLOWCTL_A_DEV_TC_BW) &&
+		r.v[FLOWCTL_A_DEV_TC_BW] == 0, "set: ets off sends all zeros");
 
 	/* Prefixes, as iproute2 users type them. */
 	snprintf(line, sizeof(line), "d eth0 mo pfc pfc 3,4 tr dscp sp 10G ra 1gbit li 64k xof 9k xon 3k q 100");

@@ -79,6 +79,11 @@ enum {
 					 * class 0..7 (bits 4p..4p+3); higher
 					 * classes are served first
 					 */
+	FLOWCTL_A_DEV_TC_BW,		/* binary, 8 bytes: ETS (802.1Qaz) share
+					 * of traffic class n in percent; 0 =
+					 * strict priority. The non-zero shares
+					 * sum to 100; all 0: no ETS.
+					 */
 
 	__FLOWCTL_A_DEV_MAX,
 	FLOWCTL_A_DEV_MAX = (__FLOWCTL_A_DEV_MAX - 1)
