@@ -267,3 +267,81 @@ enum dcbx_err dcbx_parse(const uint8_t *frame, size_t len,
 		}
 	}
 }
+
+const char *dcbx_state_name(enum dcbx_state s)
+{
+	switch (s) {
+	case DCBX_NO_PARTNER:
+		return "no-partner";
+	case DCBX_AGREE:
+		return "agree";
+	case DCBX_ADOPTED:
+		return "adopted";
+	case DCBX_PARTNER_ADOPTS:
+		return "partner-adopts";
+	case DCBX_MISMATCH:
+		return "mismatch";
+	}
+	return "unknown";
+}
+
+/* The shared rule: who uses whose configuration. */
+static enum dcbx_state decide(bool lw, bool rw, int mac_cmp, bool same,
+			      bool *adopt)
+{
+	*adopt = false;
+	if (same)
+		return DCBX_AGREE;
+	if (lw && (!rw || mac_cmp > 0)) {
+		*adopt = true;
+		return DCBX_ADOPTED;
+	}
+	if (rw)
+		return DCBX_PARTNER_ADOPTS;
+	return DCBX_MISMATCH;
+}
+
+enum dcbx_state dcbx_pfc_decide(const struct dcbx_pfc *local,
+				const struct dcbx_pfc *remote, int mac_cmp,
+				struct dcbx_pfc *use)
+{
+	enum dcbx_state s;
+	bool adopt;
+
+	*use = *local;
+	if (!remote)
+		return DCBX_NO_PARTNER;
+	s = decide(local->willing, remote->willing, mac_cmp,
+		   local->enable == remote->enable, &adopt);
+	if (adopt)
+		use->enable = remote->enable;
+	return s;
+}
+
+static bool ets_same(const struct dcbx_ets *a, const struct dcbx_ets *b)
+{
+	return !memcmp(a->prio_tc, b->prio_tc, 8) &&
+	       !memcmp(a->tc_bw, b->tc_bw, 8) && !memcmp(a->tsa, b->tsa, 8);
+}
+
+enum dcbx_state dcbx_ets_decide(const struct dcbx_ets *local,
+				const struct dcbx_lldpdu *remote, int mac_cmp,
+				struct dcbx_ets *use)
+{
+	const struct dcbx_ets *theirs;
+	enum dcbx_state s;
+	bool adopt;
+
+	*use = *local;
+	if (!remote || !remote->have_ets_cfg)
+		return DCBX_NO_PARTNER;
+	theirs = remote->have_ets_rec ? &remote->ets_rec : &remote->ets_cfg;
+	s = decide(local->willing, remote->ets_cfg.willing, mac_cmp,
+		   ets_same(local, &remote->ets_cfg), &adopt);
+	if (adopt) {
+		memcpy(use->prio_tc, theirs->prio_tc, 8);
+		memcpy(use->tc_bw, theirs->tc_bw, 8);
+		memcpy(use->tsa, theirs->tsa, 8);
+	}
+	return s;
+}

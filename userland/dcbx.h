@@ -107,4 +107,39 @@ enum dcbx_err dcbx_parse(const uint8_t *frame, size_t len,
  */
 bool dcbx_ets_valid(const struct dcbx_ets *e);
 
+/*
+ * What one end of a link does with its own configuration and its partner's
+ * (802.1Qaz 38.4 and 38.5, the PFC and ETS state machines): a willing end
+ * uses the partner's configuration if the partner is not willing; if both
+ * are willing, the end with the numerically lower chassis MAC keeps its own
+ * and the other adopts it; if neither is willing, each keeps its own, and a
+ * difference is a mismatch: the seed's "both ends configured by hand,
+ * differently", found before traffic suffers.
+ */
+enum dcbx_state {
+	DCBX_NO_PARTNER,	/* no TLV from a partner, or its TTL ran out */
+	DCBX_AGREE,		/* both ends have the same configuration */
+	DCBX_ADOPTED,		/* we are willing: we use the partner's */
+	DCBX_PARTNER_ADOPTS,	/* the partner is willing: it takes ours */
+	DCBX_MISMATCH,		/* neither is willing, and they differ */
+};
+
+const char *dcbx_state_name(enum dcbx_state s);
+
+/*
+ * mac_cmp: memcmp of our chassis MAC with the partner's (< 0: ours is
+ * lower). remote NULL: no partner TLV. *use gets the configuration in force.
+ */
+enum dcbx_state dcbx_pfc_decide(const struct dcbx_pfc *local,
+				const struct dcbx_pfc *remote, int mac_cmp,
+				struct dcbx_pfc *use);
+/*
+ * ETS: willing comes from local->willing and the partner's Configuration
+ * TLV; a willing end adopts the partner's Recommendation TLV when it sent
+ * one, else its Configuration TLV. Tables compared: classes, shares, TSAs.
+ */
+enum dcbx_state dcbx_ets_decide(const struct dcbx_ets *local,
+				const struct dcbx_lldpdu *remote, int mac_cmp,
+				struct dcbx_ets *use);
+
 #endif

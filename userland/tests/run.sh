@@ -26,6 +26,7 @@ suites=(
 	"json|$PYTHON tests/check_json.py $outdir ./flowctl"
 	"scapy+tshark|$PYTHON tests/test_scapy.py tests/framedump"
 	"dcbx|$PYTHON tests/test_dcbx.py tests/dcbxdump"
+	"dcbx state|tests/test_dcbx"
 	"cli|env PYTHON=$PYTHON bash tests/test_cli.sh ./flowctl"
 	"completion|bash tests/test_completion.sh ./flowctl"
 	"systemd|bash tests/test_systemd.sh ."
