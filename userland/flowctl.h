@@ -31,6 +31,7 @@ int cmd_monitor(int argc, char **argv);
 int cmd_send(int argc, char **argv);
 int cmd_quanta(int argc, char **argv);
 int cmd_metrics(int argc, char **argv);
+int cmd_dcbx(int argc, char **argv);
 
 /* Usage text for each level; f is stdout for "help", stderr on errors. */
 void usage_main(FILE *f);
@@ -43,6 +44,7 @@ void usage_monitor(FILE *f);
 void usage_send(FILE *f);
 void usage_quanta(FILE *f);
 void usage_metrics(FILE *f);
+void usage_dcbx(FILE *f);
 
 /* Usage errors: print the reason and the usage to stderr; return EXIT_USAGE. */
 int what_is(const char *word, void (*usage)(FILE *));

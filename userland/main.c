@@ -21,7 +21,7 @@ void usage_main(FILE *f)
 		"       flowctl [ OPTIONS ] COMMAND help\n"
 		"       flowctl help [ COMMAND ]\n"
 		"COMMAND := { show | set | stats | watch | sample | monitor | send |\n"
-		"            metrics | quanta | help }\n"
+		"            metrics | quanta | dcbx | help }\n"
 		"OPTIONS := { -j[son] | -p[retty] | -s[tatistics] | -n[etns] NETNS |\n"
 		"             -V[ersion] | -h[elp] }\n"
 		"\n"
@@ -34,6 +34,7 @@ void usage_main(FILE *f)
 		"  send     transmit PAUSE / PFC frames (no module needed)\n"
 		"  metrics  every counter and state in Prometheus' text format\n"
 		"  quanta   convert pause quanta to time and back\n"
+		"  dcbx     the DCBX agent of a port: advertise, read, adopt (LLDP)\n"
 		"\n"
 		"  -j  JSON output          -p  pretty JSON (implies -j)\n"
 		"  -s  include counters     -n  run in network namespace NETNS\n"
@@ -93,6 +94,7 @@ static const struct {
 	{ "send", cmd_send, usage_send },
 	{ "metrics", cmd_metrics, usage_metrics },
 	{ "quanta", cmd_quanta, usage_quanta },
+	{ "dcbx", cmd_dcbx, usage_dcbx },
 	{ "help", NULL, usage_main },
 };
 

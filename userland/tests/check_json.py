@@ -229,6 +229,18 @@ def check_sample(out):
        "sample: ports is what show -j -s prints")
 
 
+def check_dcbx(out):
+    with open(os.path.join(out, "dcbx.jsonl")) as f:
+        lines = f.read().splitlines()
+    j = json.loads(lines[0])
+    ok(len(lines) == 1 and j["event"] == "adopted" and j["pfc"] == "adopted" and
+       j["ets"] == "mismatch" and j["partner"] == "02:00:00:00:00:0b" and
+       j["partner_pfc_enable"] == 0x18 and is_rfc3339(j["time"]),
+       "dcbx -j: event, states, partner, RFC 3339 time", j)
+    ok(j["counters"] == {"tx": 3, "rx": 2, "rx_malformed": 1, "mismatches": 1, "adoptions": 1},
+       "dcbx -j: counters", j.get("counters"))
+
+
 def check_send(out):
     j = load(os.path.join(out, "send.json"))
     want = {"sent", "frame", "pfc", "ifname", "length", "da", "opcode", "ethertype",
@@ -299,10 +311,11 @@ def man_json_words(path):
             if line.startswith(".SH"):
                 inside = line.strip() == ".SH JSON OUTPUT"
                 continue
-            if not inside or not (line.startswith(".B ") or line.startswith(".BR ")):
+            if not inside or not line.startswith((".B ", ".BR ", ".RB ")):
                 continue
             args = re.findall(r'"[^"]*"|\S+', line.split(None, 1)[1])
-            bold = args if line.startswith(".B ") else args[0::2]
+            bold = (args if line.startswith(".B ") else
+                    args[0::2] if line.startswith(".BR ") else args[1::2])
             for a in bold:
                 if re.fullmatch(r"[a-z][a-z0-9_]*", a):
                     words.add(a)
@@ -311,13 +324,13 @@ def man_json_words(path):
 
 # Bold words of the JSON section that are commands, not keys.
 MAN_COMMANDS = {"show", "stats", "watch", "monitor", "send", "quanta", "sample", "top",
-                "level"}
+                "level", "dcbx"}
 
 
 def check_man(out, quanta_docs, man):
     docs = [load(os.path.join(out, n)) for n in ("show.json", "stats.json", "watch.json",
                                                  "send.json")]
-    for n in ("events.jsonl", "entries.jsonl", "sample.jsonl"):
+    for n in ("events.jsonl", "entries.jsonl", "sample.jsonl", "dcbx.jsonl"):
         with open(os.path.join(out, n)) as f:
             docs += [json.loads(line) for line in f.read().splitlines() if line]
     docs += quanta_docs
@@ -342,7 +355,7 @@ def main():
     print("TAP version 13")
     print("# flowctl JSON shape (python3 json)")
     for check in (check_show, check_stats, check_events, check_watch, check_sample,
-                  check_send):
+                  check_send, check_dcbx):
         try:
             check(out)
         except (KeyError, IndexError, ValueError, OSError, TypeError) as e:

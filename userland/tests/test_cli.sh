@@ -48,7 +48,7 @@ expect 0 "$out" 'Exit status: 0 success, 1' "help documents exit codes" -- help
 expect 0 "$out" 'the partner is congested and paused us' "help says what rx means" -- help
 expect 2 "$err" '^Usage: flowctl' "no command: usage" --
 expect 2 "$err" '^What is "frob"?' "an unknown command" -- frob
-expect 2 "$err" 'Expected show, set, stats, watch, sample, monitor, send, metrics, quanta or help\.' "an unknown command: the commands" -- frob
+expect 2 "$err" 'Expected show, set, stats, watch, sample, monitor, send, metrics, quanta, dcbx or help\.' "an unknown command: the commands" -- frob
 expect 2 "$err" '^Try "flowctl help"\.$' "an unknown command: the help command" -- frob
 run frob
 ! grep -q 'COMMAND := ' "$err"
@@ -72,7 +72,7 @@ expect 2 "$err" 'What is "frob"? Expected dev, reset or help' "stats: the words 
 expect 2 "$err" 'Option "-x" is unknown' "an unknown option" -- -x show
 expect 2 "$err" 'needs a network namespace' "-n without a name" -- -n
 
-for cmd in show set stats watch sample monitor send quanta; do
+for cmd in show set stats watch sample monitor send quanta dcbx; do
 	expect 0 "$out" "^Usage: flowctl.* $cmd" "$cmd help" -- "$cmd" help
 done
 expect 0 "$out" 'reset dev DEV' "stats help shows reset" -- stats help
@@ -111,6 +111,9 @@ expect 2 "$err" 'What is "fast"?' "quanta: a word" -- quanta fast
 expect 2 "$err" 'What is "at"?' "quanta: unknown keyword" -- quanta 1 at 1G
 expect 2 "$err" 'invalid speed "1Q"' "quanta: bad speed" -- quanta 1 speed 1Q
 expect 2 "$err" 'Command line is not complete' "quanta: nothing" -- quanta
+expect 2 "$err" "Error: dcbx needs dev DEV" "dcbx: no dev" -- dcbx willing on
+expect 2 "$err" 'invalid willing "maybe"' "dcbx: willing on or off" -- dcbx dev x willing maybe
+expect 2 "$err" 'interval "0.5" is out of range' "dcbx: interval at least 1 s" -- dcbx dev x interval 0.5
 
 # show and stats: either the module answers, or we are told it is not loaded.
 run show

@@ -60,7 +60,7 @@ check()
 	fi
 }
 
-check "flowctl " show set stats watch sample monitor send metrics quanta help
+check "flowctl " show set stats watch sample monitor send metrics quanta dcbx help
 check "flowctl me" metrics -- monitor show
 check "flowctl -" -j -p -s -n -V -h
 check "flowctl -s show dev " a0 b0

@@ -15,6 +15,7 @@
 #include "monitor.h"
 #include "print.h"
 #include "send.h"
+#include "dcbx_agent.h"
 #include "show.h"
 
 static char buf_full[16384] __attribute__((aligned(8)));
@@ -162,6 +163,34 @@ static void test_json(const char *dir)
 		ktap_ok(strchr(sm, '\n') == sm + strlen(sm) - 1,
 			"json: a sample is one line");
 		save(dir, "sample.jsonl", sm);
+		free(sm);
+	}
+	{
+		/* dcbx -j: an event with a partner. */
+		struct fc_dcbx_agent ag;
+		char *sm = NULL;
+		size_t sn = 0;
+		FILE *f;
+
+		memset(&ag, 0, sizeof(ag));
+		ag.dev = "veth0";
+		ag.pfc_state = DCBX_ADOPTED;
+		ag.ets_state = DCBX_MISMATCH;
+		ag.have_peer = true;
+		memcpy(ag.peer_mac, "\x02\0\0\0\0\x0b", 6);
+		ag.peer.have_pfc = true;
+		ag.peer.pfc.enable = 0x18;
+		ag.tx = 3;
+		ag.rx = 2;
+		ag.malformed = 1;
+		ag.mismatches = 1;
+		ag.adoptions = 1;
+		f = open_memstream(&sm, &sn);
+		print_init(true, false, f);
+		fc_dcbx_event(&ag, "adopted", "the partner's configuration applied");
+		fclose(f);
+		print_init(false, false, stdout);
+		save(dir, "dcbx.jsonl", sm);
 		free(sm);
 	}
 	{

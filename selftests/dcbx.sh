@@ -1,0 +1,227 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The DCBX agent (flowctl dcbx) on two flowctl ports joined by veth: a
+# willing end adopts its unwilling partner's PFC and ETS configuration
+# within one LLDP exchange, and gets its own back when the partner leaves
+# (TTL 0) or goes silent (TTL runs out); two unwilling ends that differ
+# both report a mismatch and change nothing; malformed LLDPDUs are counted
+# and ignored; the agent works on a bridge port (a bridge never forwards
+# LLDP). The baseline: the same two ports without agents stay different.
+#
+#   +------ ns A ------+        +---------- ns B ----------+
+#   | a0 flowctl       |========| b0 flowctl  (in br0 for   |
+#   | mode pause       |  veth  | mode pfc pfc-prios 3,4   |
+#   | dcbx willing on  |        | ets 0:40,3:60, unwilling |
+#   +------------------+        +--------------------------+
+
+ALL_TESTS="baseline_differ willing_adopts shutdown_reverts ttl_expiry_reverts mismatch_reported malformed_counted bridge_port"
+source "$(dirname "$0")/lib.sh"
+require_cmd jq tc
+
+TMP=$(mktemp -d)
+AGENTS=()
+
+setup()
+{
+	cleanup_ns
+	setup_ns A B
+	veth_pair "$A" a0 "$B" b0
+	ip netns exec "$A" tc qdisc add dev a0 root flowctl || return 1
+	ip netns exec "$B" tc qdisc add dev b0 root flowctl || return 1
+	fc "$A" set dev a0 mode pause || return 1
+	fc "$B" set dev b0 mode pfc pfc-prios 3,4 prio-tc numeric ets 0:40,3:60 || return 1
+}
+
+# agent NS DEV FILE ARGS...: flowctl -j dcbx in the background, events in FILE
+agent()
+{
+	local ns=$1 dev=$2 file=$3
+
+	shift 3
+	ip netns exec "$ns" flowctl -j dcbx dev "$dev" interval 1 "$@" >"$file" 2>&1 &
+	AGENTS+=($!)
+}
+
+stop_agents()
+{
+	local pid
+
+	for pid in "${AGENTS[@]}"; do
+		kill "$pid" 2>/dev/null
+		wait "$pid" 2>/dev/null
+	done
+	AGENTS=()
+}
+
+# a0_view: mode, pfc_prios, prio_tc and tc_bw of a0 (or DEV in NS)
+view()
+{
+	fc "$1" -j show dev "$2" | jq -c '.[0] | [.mode, .pfc_prios, .prio_tc, .tc_bw]'
+}
+
+# wait_for SECONDS CMD...: CMD succeeds within SECONDS
+wait_for()
+{
+	local end=$((SECONDS + $1))
+
+	shift
+	while [ $SECONDS -le $end ]; do
+		"$@" && return 0
+		sleep 0.2
+	done
+	return 1
+}
+
+same_as_b0() { [ "$(view "$A" a0)" = "$(view "$B" b0)" ]; }
+a0_is_own() { [ "$(view "$A" a0)" = "$1" ]; }
+has_event() { grep -q "\"event\":\"$2\"" "$1"; }
+
+baseline_differ()
+{
+	setup || { check_err 1 "setup failed"; log_test "baseline"; return; }
+	sleep 2
+	same_as_b0
+	check_fail $? "a0 and b0 agree without any agent"
+	log_info "a0 $(view "$A" a0), b0 $(view "$B" b0)"
+	log_test "baseline: without DCBX the two ends stay configured differently"
+}
+
+willing_adopts()
+{
+	local t0 t1
+
+	setup || { check_err 1 "setup failed"; log_test "willing adopts"; return; }
+	agent "$B" b0 "$TMP/b.ev" willing off
+	t0=$SECONDS
+	agent "$A" a0 "$TMP/a.ev" willing on
+	wait_for 5 same_as_b0
+	check_err $? "a0 did not adopt b0's configuration: a0 $(view "$A" a0), b0 $(view "$B" b0)"
+	t1=$SECONDS
+	log_info "a0 adopted b0's $(view "$B" b0) in about $((t1 - t0)) s"
+	has_event "$TMP/a.ev" adopted
+	check_err $? "no adopted event from a0's agent"
+	wait_for 3 has_event "$TMP/b.ev" state
+	check_err $? "b0's agent never saw its partner adopt"
+	grep '"event":"state"' "$TMP/b.ev" | tail -1 | grep -q '"pfc":"partner-adopts"'
+	check_err $? "b0's agent does not say its partner adopts: $(tail -1 "$TMP/b.ev")"
+	stop_agents
+	log_test "a willing end adopts its unwilling partner's PFC and ETS within an exchange"
+}
+
+shutdown_reverts()
+{
+	local own
+
+	setup || { check_err 1 "setup failed"; log_test "shutdown reverts"; return; }
+	own=$(view "$A" a0)
+	agent "$B" b0 "$TMP/b.ev" willing off
+	agent "$A" a0 "$TMP/a.ev" willing on
+	wait_for 5 same_as_b0
+	check_err $? "a0 never adopted (precondition)"
+	kill "${AGENTS[0]}"
+	wait "${AGENTS[0]}" 2>/dev/null
+	wait_for 2 a0_is_own "$own"
+	check_err $? "a0 kept b0's configuration after b0's agent left: $(view "$A" a0)"
+	grep -q 'sent TTL 0' "$TMP/a.ev"
+	check_err $? "a0's agent did not see the shutdown LLDPDU"
+	stop_agents
+	log_test "a partner that leaves (TTL 0) gives the willing end its own configuration back"
+}
+
+ttl_expiry_reverts()
+{
+	local own
+
+	setup || { check_err 1 "setup failed"; log_test "TTL expiry reverts"; return; }
+	own=$(view "$A" a0)
+	agent "$B" b0 "$TMP/b.ev" willing off
+	agent "$A" a0 "$TMP/a.ev" willing on
+	wait_for 5 same_as_b0
+	check_err $? "a0 never adopted (precondition)"
+	# Silence b0 without a goodbye: its TTL (4 s) must run out first.
+	kill -KILL "${AGENTS[0]}"
+	wait "${AGENTS[0]}" 2>/dev/null
+	sleep 2
+	same_as_b0
+	check_err $? "a0 reverted before b0's TTL ran out"
+	wait_for 6 a0_is_own "$own"
+	check_err $? "a0 kept b0's configuration after b0's TTL ran out: $(view "$A" a0)"
+	grep -q 'TTL ran out' "$TMP/a.ev"
+	check_err $? "no partner-gone event for the TTL"
+	stop_agents
+	log_test "a partner gone silent: the willing end reverts when its TTL runs out, not before"
+}
+
+mismatch_reported()
+{
+	local a b
+
+	setup || { check_err 1 "setup failed"; log_test "mismatch"; return; }
+	a=$(view "$A" a0)
+	b=$(view "$B" b0)
+	agent "$B" b0 "$TMP/b.ev" willing off
+	agent "$A" a0 "$TMP/a.ev" willing off
+	wait_for 5 has_event "$TMP/a.ev" mismatch
+	check_err $? "a0's agent reported no mismatch"
+	wait_for 3 has_event "$TMP/b.ev" mismatch
+	check_err $? "b0's agent reported no mismatch"
+	check_eq "$(view "$A" a0)" "$a" "a0's configuration (unwilling)"
+	check_eq "$(view "$B" b0)" "$b" "b0's configuration (unwilling)"
+	check_eq "$(grep '"event":"mismatch"' "$TMP/a.ev" | tail -1 | jq '.counters.mismatches')" 1 \
+		"a0's mismatch count"
+	stop_agents
+	log_test "two unwilling ends that differ: both report a mismatch, neither changes"
+}
+
+malformed_counted()
+{
+	local own mac_b bad
+
+	setup || { check_err 1 "setup failed"; log_test "malformed"; return; }
+	own=$(view "$A" a0)
+	agent "$A" a0 "$TMP/a.ev" willing on
+	sleep 1
+	mac_b=$(mac_of "$B" b0)
+	# Chassis ID, Port ID, TTL 120, then a PFC TLV of 5 octets (it has 6),
+	# built here byte by byte.
+	bad="0180c200000e${mac_b//:/}88cc"
+	bad+="020704${mac_b//:/}"		# Chassis ID: MAC
+	bad+="04050565746830"			# Port ID: "eth0"
+	bad+="06020078"				# TTL 120
+	bad+="fe050080c20b88"			# PFC, one octet short
+	bad+="0000"				# End
+	ip netns exec "$B" "$FCTEST" raw b0 "$bad" count 3 interval-us 1000
+	wait_for 3 has_event "$TMP/a.ev" malformed
+	check_err $? "a0's agent did not report the malformed LLDPDUs"
+	check_eq "$(grep '"event":"malformed"' "$TMP/a.ev" | tail -1 | jq '.counters.rx_malformed')" 3 \
+		"malformed LLDPDUs counted"
+	check_eq "$(view "$A" a0)" "$own" "a0's configuration after malformed LLDPDUs"
+	stop_agents
+	log_test "malformed LLDPDUs are counted and ignored"
+}
+
+bridge_port()
+{
+	setup || { check_err 1 "setup failed"; log_test "bridge port"; return; }
+	fc "$A" set dev a0 mode pfc pfc-prios 5
+	ip -n "$B" link add name br0 type bridge
+	ip -n "$B" link set b0 master br0
+	ip -n "$B" link set br0 up
+	agent "$B" b0 "$TMP/b.ev" willing on
+	agent "$A" a0 "$TMP/a.ev" willing off
+	wait_for 5 same_as_b0
+	check_err $? "b0 (a bridge port) did not adopt a0's: a0 $(view "$A" a0), b0 $(view "$B" b0)"
+	check_eq "$(view "$B" b0 | jq -c '.[1]')" "[5]" "b0's pfc_prios after adopting a0's"
+	stop_agents
+	log_test "the agent works on a bridge port as on a host port"
+}
+
+cleanup()
+{
+	stop_agents
+	cleanup_ns
+	rm -rf "$TMP"
+}
+
+run_tests

@@ -1,0 +1,512 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * flowctl dcbx: the DCBX agent of one flowctl port (IEEE 802.1Qaz over
+ * LLDP). It advertises the port's PFC and ETS configuration in LLDPDUs,
+ * reads its partner's, and as a willing end applies the partner's
+ * configuration to the port (flowctl set), putting the port's own back
+ * when the partner goes (its TTL runs out, or it sends TTL 0) and when the
+ * agent stops. Both ends unwilling and different: a mismatch, reported.
+ *
+ * It runs in user space, as lldpad and lldpd do: LLDP is one frame every
+ * interval per port, the decisions are control plane, and a packet socket
+ * bound to the port sees LLDPDUs on a bridge port as on a host port (a
+ * bridge never forwards the nearest-bridge group). The kernel keeps doing
+ * what only it can: PAUSE/PFC per frame, and ETS per packet.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <linux/if_packet.h>
+#include <net/ethernet.h>
+#include <net/if.h>
+#include <poll.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "dcbx.h"
+#include "dcbx_agent.h"
+#include "dev.h"
+#include "flowctl.h"
+#include "netlink.h"
+#include "print.h"
+#include "set.h"
+
+void usage_dcbx(FILE *f)
+{
+	fprintf(f,
+		"Usage: flowctl [ -j ] dcbx dev DEV [ willing { on | off } ]\n"
+		"               [ interval SECONDS ] [ count N ]\n"
+		"       flowctl dcbx help\n"
+		"Runs the DCBX agent of DEV (IEEE 802.1Qaz over LLDP) until SIGINT or\n"
+		"SIGTERM, or N events: sends DEV's PFC and ETS configuration every\n"
+		"interval (default 30 s, TTL 4 x interval), reads the partner's, and\n"
+		"prints an event line for each change (-j: JSON lines).\n"
+		"willing on: use the partner's configuration when it is not willing\n"
+		"(both willing: the end with the lower MAC keeps its own); the port's\n"
+		"own comes back when the partner goes and when the agent stops.\n"
+		"willing off (default): keep the port's own; a partner that is not\n"
+		"willing either and differs is a mismatch.\n");
+}
+
+static volatile sig_atomic_t dcbx_stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	dcbx_stop = 1;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static int read_port(struct fc_dcbx_agent *a, struct view *v)
+{
+	struct fc_dev_list l = { 0 };
+	const struct fc_dev *d;
+	int err = fc_dev_get(&a->nl, a->dev, &l);
+
+	if (err || l.n != 1) {
+		fc_nl_perror(&a->nl, err ? err : -ENODEV, a->dev, "dcbx", true);
+		fc_dev_list_free(&l);
+		return -1;
+	}
+	d = &l.dev[0];
+	v->mode = (uint8_t)d->v[FLOWCTL_A_DEV_MODE];
+	v->pfc_prios = (uint8_t)d->v[FLOWCTL_A_DEV_PFC_PRIOS];
+	v->prio_tc = (uint32_t)d->v[FLOWCTL_A_DEV_PRIO_TC];
+	v->tc_bw = d->v[FLOWCTL_A_DEV_TC_BW];
+	fc_dev_list_free(&l);
+	return 0;
+}
+
+static bool same_view(const struct view *x, const struct view *y)
+{
+	return x->mode == y->mode && x->pfc_prios == y->pfc_prios &&
+	       x->prio_tc == y->prio_tc && x->tc_bw == y->tc_bw;
+}
+
+static void view_to_tlvs(const struct view *v, bool willing,
+			 struct dcbx_pfc *pfc, struct dcbx_ets *ets)
+{
+	int i;
+
+	memset(pfc, 0, sizeof(*pfc));
+	memset(ets, 0, sizeof(*ets));
+	pfc->willing = willing;
+	pfc->cap = 8;
+	pfc->enable = v->mode == FLOWCTL_MODE_PFC ? v->pfc_prios : 0;
+	ets->willing = willing;
+	for (i = 0; i < 8; i++) {
+		ets->prio_tc[i] = (v->prio_tc >> (4 * i)) & 0xf;
+		ets->tc_bw[i] = (uint8_t)(v->tc_bw >> (8 * i));
+		ets->tsa[i] = ets->tc_bw[i] ? DCBX_TSA_ETS : DCBX_TSA_STRICT;
+	}
+}
+
+/* A partner's tables as flowctl's: ETS classes keep their shares, scaled to 100. */
+static void tlvs_to_view(const struct dcbx_pfc *pfc, const struct dcbx_ets *ets,
+			 struct view *v)
+{
+	unsigned int sum = 0, acc = 0, i, last = 8;
+	uint8_t bw[8] = { 0 };
+
+	v->mode = FLOWCTL_MODE_PFC;
+	v->pfc_prios = pfc->enable;
+	v->prio_tc = 0;
+	for (i = 0; i < 8; i++) {
+		v->prio_tc |= (uint32_t)(ets->prio_tc[i] & 7) << (4 * i);
+		if (ets->tsa[i] == DCBX_TSA_ETS && ets->tc_bw[i]) {
+			sum += ets->tc_bw[i];
+			last = i;
+		}
+	}
+	for (i = 0; i < 8 && sum; i++) {
+		if (ets->tsa[i] != DCBX_TSA_ETS || !ets->tc_bw[i])
+			continue;
+		bw[i] = (uint8_t)(ets->tc_bw[i] * 100 / sum);
+		if (!bw[i])
+			bw[i] = 1;
+		acc += bw[i];
+	}
+	if (sum && last < 8)
+		bw[last] = (uint8_t)(bw[last] + 100 - acc);
+	v->tc_bw = 0;
+	for (i = 0; i < 8; i++)
+		v->tc_bw |= (uint64_t)bw[i] << (8 * i);
+}
+
+static int apply(struct fc_dcbx_agent *a, const struct view *v)
+{
+	struct fc_set_req r;
+	struct nlmsghdr *nlh;
+	int err;
+
+	memset(&r, 0, sizeof(r));
+	r.dev = a->dev;
+	r.have = 1u << FLOWCTL_A_DEV_MODE | 1u << FLOWCTL_A_DEV_PFC_PRIOS |
+		 1u << FLOWCTL_A_DEV_PRIO_TC | 1u << FLOWCTL_A_DEV_TC_BW;
+	r.v[FLOWCTL_A_DEV_MODE] = v->mode;
+	r.v[FLOWCTL_A_DEV_PFC_PRIOS] = v->pfc_prios;
+	r.v[FLOWCTL_A_DEV_PRIO_TC] = v->prio_tc;
+	r.v[FLOWCTL_A_DEV_TC_BW] = v->tc_bw;
+	nlh = fc_nl_req(&a->nl, FLOWCTL_CMD_DEV_SET, NLM_F_ACK);
+	fc_set_build(nlh, &r);
+	err = fc_nl_talk(&a->nl, nlh, NULL, NULL);
+	if (err)
+		fc_nl_perror(&a->nl, err, a->dev, "dcbx", false);
+	return err;
+}
+
+static void mac_str(char *buf, size_t len, const uint8_t *m)
+{
+	snprintf(buf, len, "%02x:%02x:%02x:%02x:%02x:%02x",
+		 m[0], m[1], m[2], m[3], m[4], m[5]);
+}
+
+void fc_dcbx_event(struct fc_dcbx_agent *a, const char *what, const char *detail)
+{
+	char t[64], mac[24];
+
+	open_json_object(NULL);
+	print_string(PRINT_ANY, "time", "%s", fmt_wall(t, sizeof(t), true));
+	print_string(PRINT_ANY, "ifname", " %s", a->dev);
+	print_string(PRINT_ANY, "event", " %s", what);
+	if (detail)
+		print_string(PRINT_ANY, "detail", ": %s", detail);
+	print_string(PRINT_ANY, "pfc", " pfc %s", dcbx_state_name(a->pfc_state));
+	print_string(PRINT_ANY, "ets", " ets %s", dcbx_state_name(a->ets_state));
+	if (a->have_peer) {
+		mac_str(mac, sizeof(mac), a->peer_mac);
+		print_string(PRINT_ANY, "partner", " partner %s", mac);
+		if (a->peer.have_pfc) {
+			print_bool(PRINT_JSON, "partner_willing", NULL, a->peer.pfc.willing);
+			char hex[8];
+
+			snprintf(hex, sizeof(hex), "0x%02x", a->peer.pfc.enable);
+			print_u64_as(PRINT_ANY, "partner_pfc_enable", " (pfc enable %s)",
+				     a->peer.pfc.enable, hex);
+		}
+	}
+	open_json_object("counters");
+	print_u64(PRINT_ANY, "tx", " tx %s", a->tx);
+	print_u64(PRINT_ANY, "rx", " rx %s", a->rx);
+	print_u64(PRINT_ANY, "rx_malformed", " malformed %s", a->malformed);
+	print_u64(PRINT_ANY, "mismatches", " mismatches %s", a->mismatches);
+	print_u64(PRINT_ANY, "adoptions", " adoptions %s", a->adoptions);
+	close_json_object();
+	close_json_object();
+	print_nl();
+	fflush(stdout);
+	a->events++;
+}
+
+static int send_lldpdu(struct fc_dcbx_agent *a, uint16_t ttl)
+{
+	struct dcbx_lldpdu d;
+	struct sockaddr_ll to = {
+		.sll_family = AF_PACKET,
+		.sll_protocol = htons(LLDP_ETHERTYPE),
+		.sll_halen = 6,
+	};
+	uint8_t buf[LLDP_MAX_FRAME];
+	struct view v;
+	size_t len;
+
+	if (read_port(a, &v))
+		return -1;
+	memset(&d, 0, sizeof(d));
+	d.chassis_subtype = 4;			/* MAC address */
+	memcpy(d.chassis_id, a->mac, 6);
+	d.chassis_len = 6;
+	d.port_subtype = 5;			/* interface name */
+	d.port_len = (uint8_t)strlen(a->dev);
+	memcpy(d.port_id, a->dev, d.port_len);
+	d.ttl = ttl;
+	/* What we advertise is the port's own configuration and willing bit. */
+	view_to_tlvs(a->adopted ? &a->admin : &v, a->willing, &d.pfc, &d.ets_cfg);
+	d.ets_rec = d.ets_cfg;
+	d.have_pfc = d.have_ets_cfg = d.have_ets_rec = true;
+	len = dcbx_build(buf, sizeof(buf), a->mac, &d);
+	if (!len)
+		return -1;
+	to.sll_ifindex = (int)a->ifindex;
+	memcpy(to.sll_addr, lldp_nearest_bridge, 6);
+	if (sendto(a->fd, buf, len, 0, (struct sockaddr *)&to, sizeof(to)) < 0) {
+		fprintf(stderr, "dcbx: sending on %s: %s\n", a->dev, strerror(errno));
+		return -1;
+	}
+	a->tx++;
+	return 0;
+}
+
+/* Decide with what we know now, apply or revert, report changes. */
+static void reconsider(struct fc_dcbx_agent *a)
+{
+	enum dcbx_state ps, es;
+	struct dcbx_pfc lp, up;
+	struct dcbx_ets le, ue;
+	struct view cur, want;
+	int cmp;
+
+	if (read_port(a, &cur))
+		return;
+	/* Someone else changed the port: that is its own configuration now. */
+	if (!same_view(&cur, a->adopted ? &a->applied : &a->admin)) {
+		a->admin = cur;
+		a->adopted = false;
+	}
+	view_to_tlvs(&a->admin, a->willing, &lp, &le);
+	cmp = a->have_peer ? memcmp(a->mac, a->peer_mac, 6) : 0;
+	ps = dcbx_pfc_decide(&lp, a->have_peer && a->peer.have_pfc ? &a->peer.pfc : NULL,
+			     cmp, &up);
+	es = dcbx_ets_decide(&le, a->have_peer ? &a->peer : NULL, cmp, &ue);
+	if (ps == DCBX_ADOPTED || es == DCBX_ADOPTED) {
+		tlvs_to_view(&up, &ue, &want);
+		/* PFC on no priority says nothing about link-level PAUSE
+		 * (802.3's business, not DCBX's): a port in pause mode stays so.
+		 */
+		if (ps != DCBX_ADOPTED ||
+		    (!up.enable && a->admin.mode != FLOWCTL_MODE_PFC)) {
+			want.mode = a->admin.mode;
+			want.pfc_prios = a->admin.pfc_prios;
+		}
+		if (es != DCBX_ADOPTED) {
+			want.prio_tc = a->admin.prio_tc;
+			want.tc_bw = a->admin.tc_bw;
+		}
+		if ((!a->adopted || !same_view(&want, &a->want)) && !apply(a, &want)) {
+			/* What the kernel keeps, to tell a later change by someone else. */
+			if (read_port(a, &a->applied))
+				a->applied = want;
+			a->want = want;
+			if (!a->adopted)
+				a->adoptions++;
+			a->adopted = true;
+			a->pfc_state = ps;
+			a->ets_state = es;
+			fc_dcbx_event(a, "adopted", "the partner's configuration applied");
+		}
+	} else if (a->adopted) {
+		if (!apply(a, &a->admin)) {
+			a->adopted = false;
+			a->pfc_state = ps;
+			a->ets_state = es;
+			fc_dcbx_event(a, "reverted", "the port's own configuration back");
+		}
+	}
+	if (ps != a->pfc_state || es != a->ets_state) {
+		if ((ps == DCBX_MISMATCH && a->pfc_state != DCBX_MISMATCH) ||
+		    (es == DCBX_MISMATCH && a->ets_state != DCBX_MISMATCH))
+			a->mismatches++;
+		a->pfc_state = ps;
+		a->ets_state = es;
+		fc_dcbx_event(a, ps == DCBX_MISMATCH || es == DCBX_MISMATCH ? "mismatch" : "state",
+		      NULL);
+	}
+}
+
+static void receive(struct fc_dcbx_agent *a)
+{
+	uint8_t buf[LLDP_MAX_FRAME + 64];
+	struct sockaddr_ll from;
+	socklen_t fl = sizeof(from);
+	struct dcbx_lldpdu d;
+	enum dcbx_err e;
+	ssize_t n;
+
+	n = recvfrom(a->fd, buf, sizeof(buf), MSG_DONTWAIT,
+		     (struct sockaddr *)&from, &fl);
+	if (n <= 0 || from.sll_pkttype == PACKET_OUTGOING)
+		return;
+	e = dcbx_parse(buf, (size_t)n, &d);
+	if (e != DCBX_OK) {
+		a->malformed++;
+		fc_dcbx_event(a, "malformed", dcbx_strerror(e));
+		return;
+	}
+	a->rx++;
+	if (!d.ttl) {
+		if (a->have_peer) {
+			a->have_peer = false;
+			fc_dcbx_event(a, "partner-gone", "it sent TTL 0 (shutdown)");
+			reconsider(a);
+		}
+		return;
+	}
+	if (!a->have_peer || memcmp(a->peer_mac, buf + 6, 6) ||
+	    memcmp(&a->peer.pfc, &d.pfc, sizeof(d.pfc)) ||
+	    memcmp(&a->peer.ets_cfg, &d.ets_cfg, sizeof(d.ets_cfg)) ||
+	    memcmp(&a->peer.ets_rec, &d.ets_rec, sizeof(d.ets_rec)) ||
+	    a->peer.have_pfc != d.have_pfc) {
+		a->peer = d;
+		memcpy(a->peer_mac, buf + 6, 6);
+		a->have_peer = true;
+		fc_dcbx_event(a, "partner", "its configuration");
+	}
+	a->peer_expires = now_ns() + (uint64_t)d.ttl * 1000000000ULL;
+	reconsider(a);
+}
+
+static int agent_open(struct fc_dcbx_agent *a)
+{
+	struct packet_mreq mr = { .mr_type = PACKET_MR_MULTICAST, .mr_alen = 6 };
+	struct sockaddr_ll sll = { .sll_family = AF_PACKET,
+				   .sll_protocol = htons(LLDP_ETHERTYPE) };
+	struct ifreq ifr;
+
+	a->ifindex = if_nametoindex(a->dev);
+	if (!a->ifindex) {
+		fprintf(stderr, "no such device %s\n", a->dev);
+		return EXIT_FAIL;
+	}
+	a->fd = socket(AF_PACKET, SOCK_RAW, htons(LLDP_ETHERTYPE));
+	if (a->fd < 0) {
+		fprintf(stderr, "dcbx: packet socket: %s (needs CAP_NET_RAW)\n",
+			strerror(errno));
+		return EXIT_FAIL;
+	}
+	memset(&ifr, 0, sizeof(ifr));
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", a->dev);
+	if (ioctl(a->fd, SIOCGIFHWADDR, &ifr) < 0) {
+		fprintf(stderr, "dcbx: %s's address: %s\n", a->dev, strerror(errno));
+		return EXIT_FAIL;
+	}
+	memcpy(a->mac, ifr.ifr_hwaddr.sa_data, 6);
+	sll.sll_ifindex = (int)a->ifindex;
+	mr.mr_ifindex = (int)a->ifindex;
+	memcpy(mr.mr_address, lldp_nearest_bridge, 6);
+	if (bind(a->fd, (struct sockaddr *)&sll, sizeof(sll)) < 0 ||
+	    setsockopt(a->fd, SOL_PACKET, PACKET_ADD_MEMBERSHIP, &mr, sizeof(mr)) < 0) {
+		fprintf(stderr, "dcbx: binding to %s: %s\n", a->dev, strerror(errno));
+		return EXIT_FAIL;
+	}
+	return EXIT_OK;
+}
+
+static int parse_args(int argc, char **argv, struct fc_dcbx_agent *a)
+{
+	static const char *const words[] = {
+		"dev", "willing", "interval", "count", "help", NULL,
+	};
+	uint64_t v;
+	bool b;
+	int k, err;
+
+	while (argc > 0) {
+		k = parse_keyword(argv[0], words);
+		if (k < 0)
+			return bad_keyword(argv[0], words, k, "dcbx");
+		if (k == 4) {
+			usage_dcbx(stdout);
+			return -1;
+		}
+		if (argc < 2)
+			return missing_value(words[k], k == 0 ? "a device name" :
+					     k == 1 ? "on or off" : k == 2 ?
+					     "seconds 1..16383" : "a number of events");
+		switch (k) {
+		case 0:
+			if (fc_check_dev_name(argv[1]))
+				return EXIT_USAGE;
+			a->dev = argv[1];
+			break;
+		case 1:
+			if (parse_on_off(argv[1], &b))
+				return bad_value("willing", argv[1], -EINVAL, "on or off");
+			a->willing = b;
+			break;
+		case 2:
+			err = parse_time(argv[1], 1000000000ULL, 16383ULL * 1000000000ULL, &v);
+			if (!err && v < 1000000000ULL)
+				err = -ERANGE;
+			if (err)
+				return bad_value("interval", argv[1], err, "seconds 1..16383");
+			a->interval_ns = v;
+			break;
+		default:
+			err = parse_u64(argv[1], 1, UINT32_MAX, &v);
+			if (err)
+				return bad_value("count", argv[1], err, "1..4294967295");
+			a->count = v;
+		}
+		argc -= 2;
+		argv += 2;
+	}
+	if (!a->dev) {
+		fprintf(stderr, "Error: dcbx needs dev DEV\n");
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+int cmd_dcbx(int argc, char **argv)
+{
+	struct fc_dcbx_agent a;
+	struct sigaction sa;
+	uint64_t next_tx;
+	uint16_t ttl;
+	int ret;
+
+	memset(&a, 0, sizeof(a));
+	a.fd = -1;
+	a.interval_ns = 30ULL * 1000000000ULL;
+	ret = parse_args(argc, argv, &a);
+	if (ret)
+		return ret < 0 ? EXIT_OK : ret;
+	ttl = (uint16_t)(a.interval_ns * 4 / 1000000000ULL > 65535 ? 65535 :
+			 a.interval_ns * 4 / 1000000000ULL);
+	ret = fc_nl_open(&a.nl);
+	if (ret)
+		return ret;
+	ret = agent_open(&a);
+	if (ret || read_port(&a, &a.admin)) {
+		if (a.fd >= 0)
+			close(a.fd);
+		fc_nl_close(&a.nl);
+		return ret ? ret : EXIT_FAIL;
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	dcbx_stop = 0;
+	fc_dcbx_event(&a, "start", a.willing ? "willing" : "not willing");
+	next_tx = now_ns();
+	while (!dcbx_stop && (!a.count || a.events < a.count)) {
+		struct pollfd p = { .fd = a.fd, .events = POLLIN };
+		uint64_t t = now_ns(), wake = next_tx;
+		int ms;
+
+		if (t >= next_tx) {
+			send_lldpdu(&a, ttl);
+			next_tx = t + a.interval_ns;
+			wake = next_tx;
+		}
+		if (a.have_peer && a.peer_expires <= t) {
+			a.have_peer = false;
+			fc_dcbx_event(&a, "partner-gone", "its TTL ran out");
+			reconsider(&a);
+			continue;
+		}
+		if (a.have_peer && a.peer_expires < wake)
+			wake = a.peer_expires;
+		ms = (int)((wake - t + 999999) / 1000000);
+		if (poll(&p, 1, ms) > 0 && (p.revents & POLLIN))
+			receive(&a);
+	}
+	/* Leaving: tell the partner (TTL 0), and give the port its own back. */
+	send_lldpdu(&a, 0);
+	if (a.adopted && !apply(&a, &a.admin))
+		fc_dcbx_event(&a, "reverted", "the agent stopped");
+	close(a.fd);
+	fc_nl_close(&a.nl);
+	return EXIT_OK;
+}

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* flowctl dcbx: the agent's state, and its event lines (dcbx_agent.c). */
+#ifndef FLOWCTL_DCBX_AGENT_H
+#define FLOWCTL_DCBX_AGENT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "dcbx.h"
+#include "netlink.h"
+
+/* The part of a port's configuration DCBX speaks for. */
+struct view {
+	uint8_t mode, pfc_prios;
+	uint32_t prio_tc;
+	uint64_t tc_bw;		/* packed: byte n = class n */
+};
+
+struct fc_dcbx_agent {
+	const char *dev;
+	unsigned int ifindex;
+	uint8_t mac[6];
+	bool willing;
+	uint64_t interval_ns, count, events;
+	int fd;
+	struct fc_nl nl;
+	struct view admin;	/* the port's own configuration */
+	struct view want;	/* what we last asked for, if adopted */
+	struct view applied;	/* what the port then had */
+	bool adopted;
+	struct dcbx_lldpdu peer;
+	uint8_t peer_mac[6];
+	bool have_peer;
+	uint64_t peer_expires;
+	enum dcbx_state pfc_state, ets_state;
+	uint64_t tx, rx, malformed, mismatches, adoptions;
+};
+
+/* One event line (text, or a JSON object with -j): what happened, the
+ * PFC and ETS states, the partner and the counters.
+ */
+void fc_dcbx_event(struct fc_dcbx_agent *a, const char *what,
+		   const char *detail);
+
+#endif
