@@ -204,6 +204,7 @@ void fc_dcbx_event(struct fc_dcbx_agent *a, const char *what, const char *detail
 	close_json_object();
 	close_json_object();
 	print_nl();
+	json_end_document();
 	fflush(stdout);
 	a->events++;
 }

@@ -233,7 +233,9 @@ def check_dcbx(out):
     with open(os.path.join(out, "dcbx.jsonl")) as f:
         lines = f.read().splitlines()
     j = json.loads(lines[0])
-    ok(len(lines) == 1 and j["event"] == "adopted" and j["pfc"] == "adopted" and
+    ok(len(lines) == 2 and json.loads(lines[1])["event"] == "partner-gone" and
+       "partner" not in json.loads(lines[1]), "dcbx -j: one JSON object per line", lines)
+    ok(j["event"] == "adopted" and j["pfc"] == "adopted" and
        j["ets"] == "mismatch" and j["partner"] == "02:00:00:00:00:0b" and
        j["partner_pfc_enable"] == 0x18 and is_rfc3339(j["time"]),
        "dcbx -j: event, states, partner, RFC 3339 time", j)

@@ -188,6 +188,8 @@ static void test_json(const char *dir)
 		f = open_memstream(&sm, &sn);
 		print_init(true, false, f);
 		fc_dcbx_event(&ag, "adopted", "the partner's configuration applied");
+		ag.have_peer = false;
+		fc_dcbx_event(&ag, "partner-gone", "its TTL ran out");
 		fclose(f);
 		print_init(false, false, stdout);
 		save(dir, "dcbx.jsonl", sm);
