@@ -47,7 +47,11 @@ if [ "$BENCH_QUICK" = 1 ]; then
 else
 	RUN_S=1 ROUNDS=3
 fi
-QDISCS=("pfifo_fast" "prio" "ets bands 8" "flowctl")
+# The last two: ETS with the same shares (30/50/20 as DRR quanta of 128 B
+# a percent), Linux's ets and flowctl's (tc options through q_flowctl.so);
+# the traffic (priority 0: flowctl's class 1) is in an ETS class of each.
+QDISCS=("pfifo_fast" "prio" "ets bands 8" "flowctl"
+	"ets bands 3 quanta 3840 6400 2560" "flowctl ets 0:30,1:50,2:20")
 SIZES="60 1514"
 DST_MAC=02:00:5e:00:00:01
 PG=/proc/net/pktgen
