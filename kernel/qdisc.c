@@ -143,44 +143,65 @@ static struct fc_band *fc_pick(struct fc_sched *q, int tc, u64 *now,
 	return NULL;
 }
 
-/* Round-robin passes before ETS gives up looking for a class (never met:
- * a 64 KB GSO packet at a 1% share needs 512).
- */
-#define FC_ETS_MAX_SPINS	(FC_PRIOS * 1024)
-
 /*
- * Deficit round robin over the ETS classes: a class with a band to send
- * from sends its head packet if its deficit covers it, else earns its
- * quantum and the next class has its turn. A class with nothing to send,
- * or only bands its partner paused, loses its deficit: it earns nothing
- * while paused and cannot burst past its share when released. Unused
- * shares go to the classes that have traffic (work conserving).
+ * Deficit round robin over the ETS classes: at its turn a class with a band
+ * to send from sends its head packet if its deficit covers it, else earns
+ * its quantum and the next class has its turn. A class with nothing to
+ * send, or only bands its partner paused, loses its deficit: it earns
+ * nothing while paused and cannot burst past its share when released.
+ * Unused shares go to the classes that have traffic (work conserving).
+ * When a whole round passes and nobody can send (a small share, a large
+ * GSO packet), the rounds until the first class can are granted at once,
+ * as DRR would grant them one empty round at a time: at most two rounds of
+ * eight turns per packet.
  */
 static struct fc_band *fc_ets_pick(struct fc_sched *q, u64 *now, u64 *next)
 {
-	unsigned int idle = 0, spins = 0;
-	struct fc_band *b;
-	u32 len;
-	int tc;
+	struct fc_band *cand[FC_PRIOS];
+	u32 len[FC_PRIOS], rounds, r;
+	bool any = false;
+	int tc, step, pass;
 
-	while (idle < FC_PRIOS) {
-		tc = q->ets_tc;
-		b = q->ets_mask & BIT(tc) ? fc_pick(q, tc, now, next) : NULL;
-		if (!b) {
+	for (tc = 0; tc < FC_PRIOS; tc++) {
+		cand[tc] = q->ets_mask & BIT(tc) ? fc_pick(q, tc, now, next) : NULL;
+		if (cand[tc]) {
+			/* Shares are of the wire (802.1Qaz), as the shaper's. */
+			len[tc] = fc_wire_len(cand[tc]->q.head);
+			any = true;
+		} else {
 			q->deficit[tc] = 0;
-			q->ets_tc = (tc + 1) % FC_PRIOS;
-			idle++;
-			continue;
 		}
-		idle = 0;
-		len = qdisc_pkt_len(b->q.head);
-		if (len <= q->deficit[tc] || ++spins > FC_ETS_MAX_SPINS) {
-			q->deficit[tc] -= min(len, q->deficit[tc]);
-			return b;
-		}
-		q->deficit[tc] += q->quantum[tc];
-		q->ets_tc = (tc + 1) % FC_PRIOS;
 	}
+	if (!any)
+		return NULL;
+	for (pass = 0; pass < 2; pass++) {
+		for (step = 0; step < FC_PRIOS; step++) {
+			tc = q->ets_tc;
+			if (cand[tc]) {
+				if (len[tc] <= q->deficit[tc]) {
+					q->deficit[tc] -= len[tc];
+					return cand[tc];
+				}
+				q->deficit[tc] += q->quantum[tc];
+			}
+			q->ets_tc = (tc + 1) % FC_PRIOS;
+		}
+		rounds = U32_MAX;
+		for (tc = 0; tc < FC_PRIOS; tc++) {
+			if (!cand[tc])
+				continue;
+			r = len[tc] > q->deficit[tc] ?
+			    DIV_ROUND_UP(len[tc] - q->deficit[tc], q->quantum[tc]) : 0;
+			rounds = min(rounds, r);
+		}
+		for (tc = 0; tc < FC_PRIOS; tc++)
+			if (cand[tc])
+				q->deficit[tc] += rounds * q->quantum[tc];
+	}
+	/* Not reached: the second round finds a class its deficit covers. */
+	for (tc = 0; tc < FC_PRIOS; tc++)
+		if (cand[tc])
+			return cand[tc];
 	return NULL;
 }
 
