@@ -6,8 +6,10 @@
 # within one LLDP exchange, and gets its own back when the partner leaves
 # (TTL 0) or goes silent (TTL runs out); two unwilling ends that differ
 # both report a mismatch and change nothing; malformed LLDPDUs are counted
-# and ignored; the agent works on a bridge port (a bridge never forwards
-# LLDP). The baseline: the same two ports without agents stay different.
+# and ignored; both willing, the lower MAC adopts (as lldpad); LLDPDUs
+# without DCBX TLVs change nothing; a port that goes down does not make the
+# agent spin; the agent works on a bridge port (a bridge never forwards
+# LLDP).
 #
 #   +------ ns A ------+        +---------- ns B ----------+
 #   | a0 flowctl       |========| b0 flowctl  (in br0 for   |
@@ -15,7 +17,7 @@
 #   | dcbx willing on  |        | ets 0:40,3:60, unwilling |
 #   +------------------+        +--------------------------+
 
-ALL_TESTS="baseline_differ willing_adopts shutdown_reverts ttl_expiry_reverts mismatch_reported malformed_counted bridge_port"
+ALL_TESTS="willing_adopts shutdown_reverts ttl_expiry_reverts mismatch_reported malformed_counted both_willing no_dcbx_tlvs link_down bridge_port"
 source "$(dirname "$0")/lib.sh"
 require_cmd jq tc
 
@@ -27,6 +29,8 @@ setup()
 	cleanup_ns
 	setup_ns A B
 	veth_pair "$A" a0 "$B" b0
+	ip -n "$A" link set a0 address 02:00:00:00:dc:01
+	ip -n "$B" link set b0 address 02:00:00:00:dc:02
 	ip netns exec "$A" tc qdisc add dev a0 root flowctl || return 1
 	ip netns exec "$B" tc qdisc add dev b0 root flowctl || return 1
 	fc "$A" set dev a0 mode pause || return 1
@@ -76,16 +80,9 @@ wait_for()
 same_as_b0() { [ "$(view "$A" a0)" = "$(view "$B" b0)" ]; }
 a0_is_own() { [ "$(view "$A" a0)" = "$1" ]; }
 has_event() { grep -q "\"event\":\"$2\"" "$1"; }
-
-baseline_differ()
-{
-	setup || { check_err 1 "setup failed"; log_test "baseline"; return; }
-	sleep 2
-	same_as_b0
-	check_fail $? "a0 and b0 agree without any agent"
-	log_info "a0 $(view "$A" a0), b0 $(view "$B" b0)"
-	log_test "baseline: without DCBX the two ends stay configured differently"
-}
+last_state_is() { grep '"event":"state"' "$1" | tail -1 | grep -q "\"pfc\":\"$2\""; }
+# malformed_count FILE: the agent's rx_malformed counter in its last line
+malformed_is() { [ "$(tail -1 "$1" | jq '.counters.rx_malformed')" = "$2" ]; }
 
 willing_adopts()
 {
@@ -101,10 +98,9 @@ willing_adopts()
 	log_info "a0 adopted b0's $(view "$B" b0) in about $((t1 - t0)) s"
 	has_event "$TMP/a.ev" adopted
 	check_err $? "no adopted event from a0's agent"
-	wait_for 3 has_event "$TMP/b.ev" state
-	check_err $? "b0's agent never saw its partner adopt"
-	grep '"event":"state"' "$TMP/b.ev" | tail -1 | grep -q '"pfc":"partner-adopts"'
-	check_err $? "b0's agent does not say its partner adopts: $(tail -1 "$TMP/b.ev")"
+	# a0 now advertises what it uses (b0's): b0 sees agreement.
+	wait_for 4 last_state_is "$TMP/b.ev" agree
+	check_err $? "b0's agent does not see the ends agree: $(tail -1 "$TMP/b.ev")"
 	stop_agents
 	log_test "a willing end adopts its unwilling partner's PFC and ETS within an exchange"
 }
@@ -192,13 +188,75 @@ malformed_counted()
 	bad+="fe050080c20b88"			# PFC, one octet short
 	bad+="0000"				# End
 	ip netns exec "$B" "$FCTEST" raw b0 "$bad" count 3 interval-us 1000
-	wait_for 3 has_event "$TMP/a.ev" malformed
-	check_err $? "a0's agent did not report the malformed LLDPDUs"
-	check_eq "$(grep '"event":"malformed"' "$TMP/a.ev" | tail -1 | jq '.counters.rx_malformed')" 3 \
-		"malformed LLDPDUs counted"
+	wait_for 4 malformed_is "$TMP/a.ev" 3
+	check_err $? "a0's agent did not count 3 malformed LLDPDUs: $(tail -1 "$TMP/a.ev")"
 	check_eq "$(view "$A" a0)" "$own" "a0's configuration after malformed LLDPDUs"
 	stop_agents
 	log_test "malformed LLDPDUs are counted and ignored"
+}
+
+both_willing()
+{
+	setup || { check_err 1 "setup failed"; log_test "both willing"; return; }
+	agent "$B" b0 "$TMP/b.ev" willing on
+	agent "$A" a0 "$TMP/a.ev" willing on
+	# a0's MAC (..:dc:01) is the lower: a0 takes b0's PFC, b0 keeps its own.
+	wait_for 5 has_event "$TMP/a.ev" adopted
+	check_err $? "a0 (the lower MAC) did not adopt"
+	check_eq "$(view "$A" a0 | jq -c '.[0:2]')" '["pfc",[3,4]]' "a0's PFC after adopting"
+	sleep 2
+	check_eq "$(view "$B" b0 | jq -c '.[0:2]')" '["pfc",[3,4]]' "b0's PFC (the higher MAC keeps its own)"
+	grep -q '"pfc":"adopted"' "$TMP/b.ev"
+	check_fail $? "b0 (the higher MAC) adopted a0's PFC too"
+	stop_agents
+	log_test "both ends willing: the lower MAC adopts the other's PFC (as lldpad), the higher keeps its own"
+}
+
+no_dcbx_tlvs()
+{
+	local mac_b plain
+
+	setup || { check_err 1 "setup failed"; log_test "LLDPDUs without DCBX"; return; }
+	agent "$B" b0 "$TMP/b.ev" willing off
+	agent "$A" a0 "$TMP/a.ev" willing on
+	wait_for 5 same_as_b0
+	check_err $? "a0 never adopted (precondition)"
+	# What lldpd would send from the same port: no DCBX TLV at all.
+	mac_b=$(mac_of "$B" b0)
+	plain="0180c200000e${mac_b//:/}88cc020704${mac_b//:/}04050565746830060200780000"
+	ip netns exec "$B" "$FCTEST" raw b0 "$plain" count 5 interval-us 100000
+	sleep 1
+	same_as_b0
+	check_err $? "a0 left b0's configuration after LLDPDUs without DCBX TLVs"
+	has_event "$TMP/a.ev" reverted
+	check_fail $? "a0 reverted (and flapped) on LLDPDUs without DCBX TLVs"
+	stop_agents
+	log_test "LLDPDUs without DCBX TLVs (another LLDP agent) change nothing"
+}
+
+# cpu_ticks PID: user + system time of PID, in clock ticks
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+
+link_down()
+{
+	local pid t0 t1
+
+	setup || { check_err 1 "setup failed"; log_test "link down"; return; }
+	agent "$A" a0 "$TMP/a.ev" willing on
+	pid=${AGENTS[0]}
+	sleep 1
+	ip -n "$A" link set a0 down
+	t0=$(cpu_ticks "$pid")
+	sleep 2
+	t1=$(cpu_ticks "$pid")
+	ip -n "$A" link set a0 up
+	log_info "agent CPU while a0 was down for 2 s: $((t1 - t0)) ticks"
+	[ $((t1 - t0)) -le 20 ]
+	check_err $? "the agent used $((t1 - t0)) ticks of CPU in 2 s while a0 was down (spinning)"
+	kill -0 "$pid" 2>/dev/null
+	check_err $? "the agent died when a0 went down"
+	stop_agents
+	log_test "a port that goes down does not make the agent spin"
 }
 
 bridge_port()

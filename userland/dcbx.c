@@ -281,6 +281,8 @@ const char *dcbx_state_name(enum dcbx_state s)
 		return "partner-adopts";
 	case DCBX_MISMATCH:
 		return "mismatch";
+	case DCBX_OWN:
+		return "own";
 	}
 	return "unknown";
 }
@@ -292,7 +294,8 @@ static enum dcbx_state decide(bool lw, bool rw, int mac_cmp, bool same,
 	*adopt = false;
 	if (same)
 		return DCBX_AGREE;
-	if (lw && (!rw || mac_cmp > 0)) {
+	/* Both willing: the lower MAC adopts (lldpad's pfc_sm). */
+	if (lw && (!rw || mac_cmp < 0)) {
 		*adopt = true;
 		return DCBX_ADOPTED;
 	}
@@ -328,20 +331,19 @@ enum dcbx_state dcbx_ets_decide(const struct dcbx_ets *local,
 				const struct dcbx_lldpdu *remote, int mac_cmp,
 				struct dcbx_ets *use)
 {
-	const struct dcbx_ets *theirs;
-	enum dcbx_state s;
-	bool adopt;
-
+	(void)mac_cmp;
 	*use = *local;
-	if (!remote || !remote->have_ets_cfg)
+	if (!remote || (!remote->have_ets_cfg && !remote->have_ets_rec))
 		return DCBX_NO_PARTNER;
-	theirs = remote->have_ets_rec ? &remote->ets_rec : &remote->ets_cfg;
-	s = decide(local->willing, remote->ets_cfg.willing, mac_cmp,
-		   ets_same(local, &remote->ets_cfg), &adopt);
-	if (adopt) {
-		memcpy(use->prio_tc, theirs->prio_tc, 8);
-		memcpy(use->tc_bw, theirs->tc_bw, 8);
-		memcpy(use->tsa, theirs->tsa, 8);
+	if (local->willing && remote->have_ets_rec) {
+		memcpy(use->prio_tc, remote->ets_rec.prio_tc, 8);
+		memcpy(use->tc_bw, remote->ets_rec.tc_bw, 8);
+		memcpy(use->tsa, remote->ets_rec.tsa, 8);
+		return ets_same(local, &remote->ets_rec) ? DCBX_AGREE : DCBX_ADOPTED;
 	}
-	return s;
+	if (!remote->have_ets_cfg)
+		return DCBX_OWN;
+	if (ets_same(local, &remote->ets_cfg))
+		return DCBX_AGREE;
+	return remote->ets_cfg.willing ? DCBX_PARTNER_ADOPTS : DCBX_OWN;
 }

@@ -109,19 +109,23 @@ bool dcbx_ets_valid(const struct dcbx_ets *e);
 
 /*
  * What one end of a link does with its own configuration and its partner's
- * (802.1Qaz 38.4 and 38.5, the PFC and ETS state machines): a willing end
- * uses the partner's configuration if the partner is not willing; if both
- * are willing, the end with the numerically lower chassis MAC keeps its own
- * and the other adopts it; if neither is willing, each keeps its own, and a
- * difference is a mismatch: the seed's "both ends configured by hand,
- * differently", found before traffic suffers.
+ * (802.1Qaz's PFC and ETS state machines, as lldpad implements them).
+ * PFC is symmetric: a willing end uses the partner's configuration if the
+ * partner is not willing; if both are willing, the end with the
+ * numerically lower chassis MAC adopts the other's; if neither is willing,
+ * each keeps its own, and a difference is a mismatch: the seed's "both
+ * ends configured by hand, differently", found before traffic suffers.
+ * ETS is asymmetric: a willing end adopts the partner's Recommendation TLV
+ * whenever there is one; ends that keep different ETS tables are allowed
+ * (each schedules its own transmissions).
  */
 enum dcbx_state {
 	DCBX_NO_PARTNER,	/* no TLV from a partner, or its TTL ran out */
 	DCBX_AGREE,		/* both ends have the same configuration */
 	DCBX_ADOPTED,		/* we are willing: we use the partner's */
 	DCBX_PARTNER_ADOPTS,	/* the partner is willing: it takes ours */
-	DCBX_MISMATCH,		/* neither is willing, and they differ */
+	DCBX_MISMATCH,		/* PFC: neither is willing, and they differ */
+	DCBX_OWN,		/* ETS: each keeps its own, and they differ */
 };
 
 const char *dcbx_state_name(enum dcbx_state s);
@@ -134,9 +138,10 @@ enum dcbx_state dcbx_pfc_decide(const struct dcbx_pfc *local,
 				const struct dcbx_pfc *remote, int mac_cmp,
 				struct dcbx_pfc *use);
 /*
- * ETS: willing comes from local->willing and the partner's Configuration
- * TLV; a willing end adopts the partner's Recommendation TLV when it sent
- * one, else its Configuration TLV. Tables compared: classes, shares, TSAs.
+ * ETS: a willing end (local->willing) adopts the partner's Recommendation
+ * TLV when it sent one. Otherwise the tables (classes, shares, TSAs) are
+ * compared with the partner's Configuration TLV: the same, agree; the
+ * partner willing, partner-adopts; else own.
  */
 enum dcbx_state dcbx_ets_decide(const struct dcbx_ets *local,
 				const struct dcbx_lldpdu *remote, int mac_cmp,

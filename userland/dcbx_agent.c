@@ -231,9 +231,16 @@ static int send_lldpdu(struct fc_dcbx_agent *a, uint16_t ttl)
 	d.port_len = (uint8_t)strlen(a->dev);
 	memcpy(d.port_id, a->dev, d.port_len);
 	d.ttl = ttl;
-	/* What we advertise is the port's own configuration and willing bit. */
-	view_to_tlvs(a->adopted ? &a->admin : &v, a->willing, &d.pfc, &d.ets_cfg);
-	d.ets_rec = d.ets_cfg;
+	/* As lldpad does: the PFC and ETS Configuration TLVs say what the port
+	 * uses (the partner's, once adopted) with our willing bit; the ETS
+	 * Recommendation is the port's own configuration.
+	 */
+	view_to_tlvs(&v, a->willing, &d.pfc, &d.ets_cfg);
+	{
+		struct dcbx_pfc own_pfc;
+
+		view_to_tlvs(&a->admin, a->willing, &own_pfc, &d.ets_rec);
+	}
 	d.have_pfc = d.have_ets_cfg = d.have_ets_rec = true;
 	len = dcbx_build(buf, sizeof(buf), a->mac, &d);
 	if (!len)
@@ -255,6 +262,7 @@ static void reconsider(struct fc_dcbx_agent *a)
 	struct dcbx_pfc lp, up;
 	struct dcbx_ets le, ue;
 	struct view cur, want;
+	bool peer;
 	int cmp;
 
 	if (read_port(a, &cur))
@@ -265,10 +273,11 @@ static void reconsider(struct fc_dcbx_agent *a)
 		a->adopted = false;
 	}
 	view_to_tlvs(&a->admin, a->willing, &lp, &le);
-	cmp = a->have_peer ? memcmp(a->mac, a->peer_mac, 6) : 0;
-	ps = dcbx_pfc_decide(&lp, a->have_peer && a->peer.have_pfc ? &a->peer.pfc : NULL,
+	peer = a->have_peer && a->multi_until <= now_ns();
+	cmp = peer ? memcmp(a->mac, a->peer_mac, 6) : 0;
+	ps = dcbx_pfc_decide(&lp, peer && a->peer.have_pfc ? &a->peer.pfc : NULL,
 			     cmp, &up);
-	es = dcbx_ets_decide(&le, a->have_peer ? &a->peer : NULL, cmp, &ue);
+	es = dcbx_ets_decide(&le, peer ? &a->peer : NULL, cmp, &ue);
 	if (ps == DCBX_ADOPTED || es == DCBX_ADOPTED) {
 		tlvs_to_view(&up, &ue, &want);
 		/* PFC on no priority says nothing about link-level PAUSE
@@ -304,13 +313,13 @@ static void reconsider(struct fc_dcbx_agent *a)
 		}
 	}
 	if (ps != a->pfc_state || es != a->ets_state) {
-		if ((ps == DCBX_MISMATCH && a->pfc_state != DCBX_MISMATCH) ||
-		    (es == DCBX_MISMATCH && a->ets_state != DCBX_MISMATCH))
+		bool mismatch = ps == DCBX_MISMATCH && a->pfc_state != DCBX_MISMATCH;
+
+		if (mismatch)
 			a->mismatches++;
 		a->pfc_state = ps;
 		a->ets_state = es;
-		fc_dcbx_event(a, ps == DCBX_MISMATCH || es == DCBX_MISMATCH ? "mismatch" : "state",
-		      NULL);
+		fc_dcbx_event(a, mismatch ? "mismatch" : "state", NULL);
 	}
 }
 
@@ -334,8 +343,26 @@ static void receive(struct fc_dcbx_agent *a)
 		return;
 	}
 	a->rx++;
+	/* Only the nearest-bridge group is the link partner; an LLDPDU with
+	 * no DCBX TLV (lldpd's, say) says nothing about DCB.
+	 */
+	if (memcmp(buf, lldp_nearest_bridge, 6) ||
+	    (!d.have_pfc && !d.have_ets_cfg && !d.have_ets_rec && d.ttl))
+		return;
+	/* 802.1Qaz: DCBX needs one neighbour; a second one while the first is
+	 * alive switches it off until only one is left.
+	 */
+	if (a->have_peer && memcmp(a->peer_mac, buf + 6, 6) && d.ttl) {
+		bool was = a->multi_until > now_ns();
+
+		a->multi_until = now_ns() + (uint64_t)d.ttl * 1000000000ULL;
+		if (!was)
+			fc_dcbx_event(a, "multiple-partners", "DCBX off until one is left");
+		reconsider(a);
+		return;
+	}
 	if (!d.ttl) {
-		if (a->have_peer) {
+		if (a->have_peer && !memcmp(a->peer_mac, buf + 6, 6)) {
 			a->have_peer = false;
 			fc_dcbx_event(a, "partner-gone", "it sent TTL 0 (shutdown)");
 			reconsider(a);
@@ -451,6 +478,7 @@ static int parse_args(int argc, char **argv, struct fc_dcbx_agent *a)
 int cmd_dcbx(int argc, char **argv)
 {
 	struct fc_dcbx_agent a;
+	sigset_t block, orig;
 	struct sigaction sa;
 	uint64_t next_tx;
 	uint16_t ttl;
@@ -474,17 +502,28 @@ int cmd_dcbx(int argc, char **argv)
 		fc_nl_close(&a.nl);
 		return ret ? ret : EXIT_FAIL;
 	}
+	/* The signals that end the agent wait, blocked, for ppoll(): one that
+	 * comes between the loop's test and the wait still wakes it.
+	 */
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigaddset(&block, SIGPIPE);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGPIPE, &sa, NULL);
+	sigprocmask(SIG_BLOCK, &block, &orig);
 	dcbx_stop = 0;
 	fc_dcbx_event(&a, "start", a.willing ? "willing" : "not willing");
 	next_tx = now_ns();
 	while (!dcbx_stop && (!a.count || a.events < a.count)) {
 		struct pollfd p = { .fd = a.fd, .events = POLLIN };
 		uint64_t t = now_ns(), wake = next_tx;
-		int ms;
+		struct timespec ts;
 
 		if (t >= next_tx) {
 			send_lldpdu(&a, ttl);
@@ -499,15 +538,39 @@ int cmd_dcbx(int argc, char **argv)
 		}
 		if (a.have_peer && a.peer_expires < wake)
 			wake = a.peer_expires;
-		ms = (int)((wake - t + 999999) / 1000000);
-		if (poll(&p, 1, ms) > 0 && (p.revents & POLLIN))
+		if (a.multi_until > t && a.multi_until < wake)
+			wake = a.multi_until;
+		ts.tv_sec = (time_t)((wake - t) / 1000000000ULL);
+		ts.tv_nsec = (long)((wake - t) % 1000000000ULL);
+		if (ppoll(&p, 1, &ts, &orig) > 0) {
+			/* POLLERR (the link went down) is cleared by a read. */
 			receive(&a);
+			if (if_nametoindex(a.dev) != a.ifindex) {
+				fprintf(stderr, "dcbx: %s is gone\n", a.dev);
+				ret = EXIT_FAIL;
+				break;
+			}
+			if (p.revents & POLLERR)
+				nanosleep(&(struct timespec){ 0, 100000000 }, NULL);
+		}
+		if (a.multi_until && a.multi_until <= now_ns()) {
+			a.multi_until = 0;
+			reconsider(&a);
+		}
 	}
-	/* Leaving: tell the partner (TTL 0), and give the port its own back. */
+	/* Leaving: tell the partner (TTL 0), and give the port its own back,
+	 * unless someone has set it since.
+	 */
 	send_lldpdu(&a, 0);
-	if (a.adopted && !apply(&a, &a.admin))
-		fc_dcbx_event(&a, "reverted", "the agent stopped");
+	if (a.adopted) {
+		struct view cur;
+
+		if (!read_port(&a, &cur) && same_view(&cur, &a.applied) &&
+		    !apply(&a, &a.admin))
+			fc_dcbx_event(&a, "reverted", "the agent stopped");
+	}
+	sigprocmask(SIG_SETMASK, &orig, NULL);
 	close(a.fd);
 	fc_nl_close(&a.nl);
-	return EXIT_OK;
+	return ret;
 }

@@ -32,6 +32,7 @@ struct fc_dcbx_agent {
 	uint8_t peer_mac[6];
 	bool have_peer;
 	uint64_t peer_expires;
+	uint64_t multi_until;	/* a second neighbour was heard until then */
 	enum dcbx_state pfc_state, ets_state;
 	uint64_t tx, rx, malformed, mismatches, adoptions;
 };

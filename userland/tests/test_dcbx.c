@@ -34,12 +34,12 @@ static void test_pfc(void)
 	ktap_ok(s == DCBX_PARTNER_ADOPTS && use.enable == 0x08,
 		"pfc: unwilling vs willing: we keep ours, the partner takes it");
 	l = pfc(true, 0x08);
-	s = dcbx_pfc_decide(&l, &r, -1, &use);
-	ktap_ok(s == DCBX_PARTNER_ADOPTS && use.enable == 0x08,
-		"pfc: both willing, our MAC lower: we keep ours");
 	s = dcbx_pfc_decide(&l, &r, 1, &use);
+	ktap_ok(s == DCBX_PARTNER_ADOPTS && use.enable == 0x08,
+		"pfc: both willing, our MAC higher: we keep ours (lldpad's pfc_sm)");
+	s = dcbx_pfc_decide(&l, &r, -1, &use);
 	ktap_ok(s == DCBX_ADOPTED && use.enable == 0x18,
-		"pfc: both willing, our MAC higher: we adopt");
+		"pfc: both willing, our MAC lower: we adopt (lldpad's pfc_sm)");
 	l = pfc(false, 0x08);
 	r = pfc(false, 0x18);
 	s = dcbx_pfc_decide(&l, &r, 1, &use);
@@ -70,9 +70,8 @@ static void test_ets(void)
 	memcpy(r.ets_cfg.tc_bw, "\x1e\0\0\x32\0\x14\0\0", 8);
 	memcpy(r.ets_cfg.tsa, "\2\0\0\2\0\2\0\0", 8);
 	s = dcbx_ets_decide(&l, &r, -1, &use);
-	ktap_ok(s == DCBX_ADOPTED && !memcmp(use.tc_bw, r.ets_cfg.tc_bw, 8) &&
-		!memcmp(use.prio_tc, r.ets_cfg.prio_tc, 8),
-		"ets: willing vs unwilling: the partner's configuration");
+	ktap_ok(s == DCBX_OWN && use.tc_bw[0] == 0,
+		"ets: willing, but the partner recommends nothing: our own");
 	r.have_ets_rec = true;
 	r.ets_rec = r.ets_cfg;
 	memcpy(r.ets_rec.tc_bw, "\x64\0\0\0\0\0\0\0", 8);
@@ -80,10 +79,21 @@ static void test_ets(void)
 	s = dcbx_ets_decide(&l, &r, -1, &use);
 	ktap_ok(s == DCBX_ADOPTED && use.tc_bw[0] == 100 && use.tc_bw[3] == 0,
 		"ets: the partner's recommendation is what a willing end adopts");
+	r.ets_cfg.willing = true;
+	s = dcbx_ets_decide(&l, &r, 1, &use);
+	ktap_ok(s == DCBX_ADOPTED && use.tc_bw[0] == 100,
+		"ets: asymmetric: both willing, a willing end adopts whatever the MACs");
 	l.willing = false;
+	r.ets_cfg.willing = false;
 	s = dcbx_ets_decide(&l, &r, -1, &use);
-	ktap_ok(s == DCBX_MISMATCH && use.tc_bw[0] == 0,
-		"ets: neither willing and they differ: mismatch");
+	ktap_ok(s == DCBX_OWN && use.tc_bw[0] == 0,
+		"ets: neither willing and they differ: each its own, no mismatch");
+	r.ets_cfg.willing = true;
+	s = dcbx_ets_decide(&l, &r, -1, &use);
+	ktap_ok(s == DCBX_PARTNER_ADOPTS, "ets: the partner willing: it adopts ours");
+	memcpy(&r.ets_cfg, &l, sizeof(l));
+	s = dcbx_ets_decide(&l, &r, -1, &use);
+	ktap_ok(s == DCBX_AGREE, "ets: the same tables: agree");
 }
 
 int main(void)
