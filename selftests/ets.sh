@@ -178,8 +178,10 @@ set_refused()
 	msg=$(fc "$A" set dev a0 ets 0:30,3:60 2>&1)
 	check_fail $? "ets summing to 90 accepted by the CLI"
 	log_info "CLI: $msg"
-	msg=$(TC_LIB_DIR=$TOP/userland/tc ip netns exec "$A" tc qdisc change dev a0 root flowctl ets 0:30,3:60 2>&1)
+	msg=$(ip netns exec "$A" tc qdisc change dev a0 root flowctl ets 0:30,3:60 2>&1)
 	check_fail $? "ets summing to 90 accepted through tc"
+	echo "$msg" | grep -q 'ets "0:30,3:60" is out of range'
+	check_err $? "tc (with q_flowctl.so) refused it without flowctl's words: $msg"
 	check_eq "$(fc_get "$A" a0 '.tc_bw')" "$before" "tc_bw after refused sets"
 	log_test "ETS shares that do not sum to 100 are refused (the kernel's own check: nl_policy.sh)"
 }
