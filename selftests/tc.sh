@@ -62,10 +62,11 @@ add_with_options()
 		"tc -j qdisc show: the options as set"
 	s=$(tcp "$A" -d qdisc show dev a0)
 	log_info "tc -d: $s"
-	echo "$s" | grep -q "flowctl 8[0-9a-f]*: root .*mode pfc rx on tx off pfc-prios 3,4 trust dscp speed 100 rate off .* xoff 65536 xon 32768 quanta 1000 prio-tc 0,1,2,3,4,5,6,7 prio 3 xoff 20480 xon 10240"
+	echo "$s" | grep -q "flowctl 8[0-9a-f]*: root .*mode pfc rx on tx off pfc-prios 3,4 trust dscp speed 100 rate off .* xoff 65536 xon 32768 quanta 1000 prio-tc 0,1,2,3,4,5,6,7 ets off prio 3 xoff 20480 xon 10240"
 	check_err $? "tc qdisc show does not print the options in tc's grammar"
 	# What show prints is what add takes: the same options on b0.
-	s=$(tcp "$A" -d qdisc show dev a0 | sed -n 's/^qdisc flowctl [0-9a-f]*: root refcnt [0-9]* //p')
+	s=$(tcp "$A" -d qdisc show dev a0 |
+		sed -n 's/^qdisc flowctl [0-9a-f]*: root \(refcnt [0-9]* \)\{0,1\}//p')
 	# shellcheck disable=SC2086 # the words of the options
 	tcp "$B" qdisc add dev b0 root flowctl $s
 	check_err $? "tc qdisc add with the options tc qdisc show printed: $s"
