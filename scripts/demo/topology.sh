@@ -25,6 +25,21 @@
 # busy with other VMs made the lossless runs drop) and 150 KiB of
 # hysteresis (Documentation/sending.md).
 
+# tc reads flowctl's options through q_flowctl.so (userland/tc): without it
+# "tc -j" writes "[Unknown qdisc, optlen=N]" into its JSON. The plugin next
+# to tc's own plugins, in a directory of the VM's /tmp (as selftests/lib.sh).
+if [ -z "${TC_LIB_DIR:-}" ]; then
+	lab_tc_plugin=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/userland/tc/q_flowctl.so
+	if [ -f "$lab_tc_plugin" ]; then
+		TC_LIB_DIR=$(mktemp -d "${TMPDIR:-/tmp}/flowctl-tc-lib.XXXXXX")
+		for f in /usr/lib/*-linux-gnu/tc/* /usr/lib/tc/*; do
+			[ -e "$f" ] && ln -sf "$f" "$TC_LIB_DIR/"
+		done
+		ln -sf "$lab_tc_plugin" "$TC_LIB_DIR/q_flowctl.so"
+		export TC_LIB_DIR
+	fi
+fi
+
 LAB_XOFF=${LAB_XOFF:-300k}
 LAB_XON=${LAB_XON:-150k}
 
