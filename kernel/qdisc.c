@@ -371,8 +371,11 @@ void fc_update_speed(struct fc_sched *q)
 	fc_tx_thresholds(q);
 }
 
-/* The service order prio_tc gives: by class, then priority, highest first. */
-/* The band order, the classes and the ETS state of cfg. Qdisc lock. */
+/*
+ * What cfg gives dequeue, under the qdisc lock: the service order (by
+ * class, then priority, highest first), each priority's class, and the ETS
+ * classes with their quanta.
+ */
 static void fc_order(struct fc_sched *q, const struct fc_cfg *cfg)
 {
 	int tc, prio, n = 0;
