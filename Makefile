@@ -7,6 +7,7 @@
 # make lint            checkpatch and sparse on the kernel code
 # make debug-kernel    build the KASAN/lockdep/kmemleak/UBSAN kernel (once, ~30 min)
 # make check-debug     every selftest and the stress test on that kernel
+# make sabotage        break each documented claim in turn: its tests must fail
 # make module KVER=debug   the module against the debug kernel's tree
 # make bench           the benchmarks in the VM on every kernel (BENCH_KERNELS=6.1,
 #                      BENCH_QUICK=1); make bench-compare A=a.json B=b.json
@@ -43,7 +44,7 @@ DESTDIR ?=
 .PHONY: all module userland check unit selftests lint install uninstall deps clean \
 	dkms-install dkms-uninstall dkms-check \
 	print-ko print-kdir fuzz debug-kernel check-debug check-debug-selftest \
-	bench bench-compare demo
+	bench bench-compare demo sabotage
 
 # The CLI first: it builds where no kernel headers are installed, and then
 # the module is skipped with the reason (make exits non-zero).
@@ -90,6 +91,12 @@ check-debug:
 # Proof that the lane catches a planted use-after-free, lock inversion, leak.
 check-debug-selftest:
 	@$(TOP)/selftests/debug/planted.sh $(DEBUG_SERIES)
+
+# Proof that the tests can fail: each claim broken by a one-line change,
+# the cases that judge it run in one VM (Documentation/sabotage.md).
+# SABOTAGE="name ..." runs only those; SABOTAGE_KERNEL=6.1 the other kernel.
+sabotage:
+	@$(TOP)/scripts/sabotage $(if $(SABOTAGE_KERNEL),--kernel $(SABOTAGE_KERNEL)) $(SABOTAGE)
 
 # DEMO_ARGS: scripts/lab's options, e.g. DEMO_ARGS="-e hol -t 20 -k 6.12".
 demo:
