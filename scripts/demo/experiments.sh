@@ -13,6 +13,7 @@
 #   iperf-B.json, iperf-C.json     iperf3 servers' JSON (receiver side)
 #   iperf-B-client.json, iperf-C-client.json
 #   show-switch.json, show-hostA.json   "flowctl -j -s show" once drained
+#   dcbx-s0.jsonl, dcbx-a0.jsonl   "flowctl -j dcbx" events (mode dcbx)
 #   tc-switch.json, tc-hostA.json       "tc -j -s qdisc show"
 #
 #   experiments.sh OUT [--experiments LIST | --runs LIST] [--rate MBIT] [--duration S]
@@ -28,7 +29,7 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=scripts/demo/topology.sh
 source "$HERE/topology.sh"
 
-EXPERIMENTS=mismatch,hol,ends
+EXPERIMENTS=mismatch,hol,ends,dcbx
 RUN_LIST=
 RATE=20
 DURATION=10
@@ -71,7 +72,8 @@ for r in ${RUN_LIST//,/ }; do
 	mismatch:off | mismatch:pause | mismatch:pfc | hol:off | hol:pause | hol:pfc)
 		RUNS+=("${r%:*} ${r#*:}") ;;
 	ends | ends:*) RUNS+=("ends ends") ;;
-	*) die "unknown run $r (EXPERIMENT:MODE, MODE off, pause or pfc; or ends)" ;;
+	dcbx:manual | dcbx:dcbx) RUNS+=("dcbx ${r#*:}") ;;
+	*) die "unknown run $r (EXPERIMENT:MODE, MODE off, pause or pfc; ends; dcbx:manual or dcbx:dcbx)" ;;
 	esac
 done
 [ -n "$RUN_LIST" ] && EXPERIMENTS=
@@ -80,7 +82,8 @@ for e in ${EXPERIMENTS//,/ }; do
 	mismatch) RUNS+=("mismatch off" "mismatch pause" "mismatch pfc") ;;
 	hol) RUNS+=("hol off" "hol pause" "hol pfc") ;;
 	ends) RUNS+=("ends ends") ;;
-	*) die "unknown experiment $e (mismatch, hol, ends)" ;;
+	dcbx) RUNS+=("dcbx manual" "dcbx dcbx") ;;
+	*) die "unknown experiment $e (mismatch, hol, ends, dcbx)" ;;
 	esac
 done
 
@@ -121,6 +124,22 @@ wait_listen()
 	return 1
 }
 
+# wait_adopted: until a0 runs in mode pfc (the DCBX agent applied the
+# switch's configuration); prints the seconds it took. 1 after 30 s.
+wait_adopted()
+{
+	local i
+
+	for i in $(seq 300); do
+		if [ "$(flowctl -n "$NS_A" -j show dev a0 | jq -r '.[0].mode')" = pfc ]; then
+			echo $(((i + 9) / 10))
+			return 0
+		fi
+		sleep 0.1
+	done
+	return 1
+}
+
 # drained: s1 (and s2) and a0 hold nothing any more (5 s at most).
 wait_drained()
 {
@@ -145,6 +164,8 @@ label_of()
 	hol/pause) echo "head-of-line blocking, PAUSE" ;;
 	hol/pfc) echo "head-of-line blocking, PFC on priority 3" ;;
 	ends/ends) echo "mismatched ends: the switch sends PAUSE, hostA has rx off" ;;
+	dcbx/manual) echo "mismatched ends by hand: the switch sends PFC p3, hostA honors PAUSE only" ;;
+	dcbx/dcbx) echo "the same ends with DCBX: hostA, willing, adopts the switch's PFC" ;;
 	esac
 }
 
@@ -153,6 +174,7 @@ run_one()
 {
 	local n=$1 exp=$2 mode=$3 dir prefix with_c=0 streams=$STREAMS count
 	local ps pa pw0 pwa pb pc cb cc t_start t_end start=$SECONDS
+	local pds='' pda='' dcbx_s='' a0_at_start
 
 	dir=$OUT/runs/$(printf '%02d' "$n")-$exp-$mode
 	mkdir -p "$dir"
@@ -162,6 +184,17 @@ run_one()
 	lab_down "$prefix"
 	lab_up "$prefix" "$RATE" "$with_c" || die "cannot build the topology"
 	lab_mode "$prefix" "$mode" || die "cannot set mode $mode"
+	if [ "$mode" = dcbx ]; then
+		# The switch is unwilling (its configuration is the fabric's);
+		# hostA is willing. Traffic starts once hostA adopted.
+		flowctl -n "$NS_S" -j dcbx dev s0 interval 1 >"$dir/dcbx-s0.jsonl" 2>>"$dir/dcbx.err" &
+		pds=$!
+		flowctl -n "$NS_A" -j dcbx dev a0 willing on interval 1 >"$dir/dcbx-a0.jsonl" 2>>"$dir/dcbx.err" &
+		pda=$!
+		dcbx_s=$(wait_adopted) || die "hostA did not adopt the switch's PFC configuration in 30 s"
+	fi
+	a0_at_start=$(flowctl -n "$NS_A" -j show dev a0 |
+		jq -r '.[0] | if .mode == "pfc" then "pfc:" + (.pfc_prios | map(tostring) | join(",")) else .mode end')
 
 	flowctl -n "$NS_S" sample interval "$INTERVAL" >"$dir/samples-switch.jsonl" &
 	ps=$!
@@ -214,6 +247,10 @@ run_one()
 	flowctl -n "$NS_A" -j -s show >"$dir/show-hostA.json"
 	tc -n "$NS_S" -j -s qdisc show >"$dir/tc-switch.json"
 	tc -n "$NS_A" -j -s qdisc show >"$dir/tc-hostA.json"
+	if [ -n "$pda" ]; then
+		kill $pds $pda
+		wait $pds $pda
+	fi
 	cat >"$dir/meta.env" <<EOF
 EXPERIMENT=$exp
 MODE=$mode
@@ -229,6 +266,8 @@ T_START_NS=$t_start
 T_END_NS=$t_end
 KERNEL=$(uname -r)
 NETNS_PREFIX=$prefix
+A0_AT_START=$a0_at_start
+DCBX_SECONDS=$dcbx_s
 EOF
 	[ "$KEEP" = 1 ] || lab_down "$prefix"
 	# What this run cost besides its traffic, for the next estimates.
@@ -285,7 +324,7 @@ for r in "${RUNS[@]}"; do
 	i=$((i + 1))
 	# shellcheck disable=SC2086 # "EXPERIMENT MODE"
 	set -- $r
-	if [ "$2" = ends ] || [ "$1" = mismatch ]; then
+	if [ "$1" != hol ]; then
 		what="$(label_of "$1" "$2"): iperf3 -P $STREAMS for $DURATION s"
 	else
 		what="$(label_of "$1" "$2"): iperf3 -P $STREAMS to hostB, -P 1 to hostC for $DURATION s"

@@ -31,6 +31,8 @@ title_of()
 	pause) echo "PAUSE" ;;
 	pfc) echo "PFC, priority 3" ;;
 	ends) echo "switch sends PAUSE, hostA rx off" ;;
+	manual) echo "switch sends PFC p3, hostA honors PAUSE (by hand)" ;;
+	dcbx) echo "the same ends, DCBX: hostA adopts PFC p3" ;;
 	esac
 }
 
@@ -126,7 +128,7 @@ plot_experiment()
 }
 
 rc=0
-for e in mismatch hol ends; do
+for e in mismatch hol ends dcbx; do
 	plot_experiment $e || rc=1
 done
 exit $rc

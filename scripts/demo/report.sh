@@ -27,6 +27,8 @@ summary()
 	{
 		echo "EXPERIMENT=$EXPERIMENT"
 		echo "MODE=$MODE"
+		echo "A0_AT_START=${A0_AT_START:--}"
+		[ -z "${DCBX_SECONDS:-}" ] || echo "DCBX_SECONDS=$DCBX_SECONDS"
 		# shellcheck disable=SC2016 # jq's own variables
 		jq -n -r --arg mode "$MODE" \
 			--slurpfile sw "$d/show-switch.json" --slurpfile ha "$d/show-hostA.json" \
@@ -73,7 +75,7 @@ summary()
 			"A0_RX_IGNORED=\($a0.stats.rx_ignored)",
 			"A0_PAUSED3_MS=\($a0.prio[3].paused_ns_total / 1e6 | round)",
 			"A0_PAUSED0_MS=\($a0.prio[0].paused_ns_total / 1e6 | round)",
-			(if $mode == "pfc" then
+			(if $s0.mode == "pfc" then
 				"V_S0=\(verdict($ws; "tx_pfc"; 3))", "V_A0=\(verdict($wa; "rx_pfc"; 3))"
 			 else
 				"V_S0=\(verdict($ws; "tx_pause"; null))", "V_A0=\(verdict($wa; "rx_pause"; null))"

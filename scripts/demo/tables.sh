@@ -19,7 +19,8 @@ for d in "$OUT"/runs/*/; do
 	done <"$d/summary.env"
 done
 
-declare -A HEAD=([off]="off" [pause]="PAUSE" [pfc]="PFC p3" [ends]="PAUSE, rx off")
+declare -A HEAD=([off]="off" [pause]="PAUSE" [pfc]="PFC p3" [ends]="PAUSE, rx off"
+	[manual]="by hand" [dcbx]="DCBX")
 
 # row LABEL KEY DIR...
 row()
@@ -61,6 +62,11 @@ table()
 		echo "as experiment 1, but hostA ignores PAUSE (a0 rx off) while the switch sends it;" \
 			"$DURATION s"
 		;;
+	dcbx)
+		echo "Experiment 4: mismatched ends, then DCBX"
+		echo "as experiment 1; the switch sends PFC for priority 3, hostA was set to honor" \
+			"PAUSE only; with DCBX hostA (willing) adopts the switch's PFC; $DURATION s"
+		;;
 	esac
 	echo "XOFF $XOFF, XON $XON at s0; kernel $KERNEL"
 	printf '%-58s' ""
@@ -83,6 +89,8 @@ table()
 		done
 	fi
 	row "data received by hostB (MB)" B_MBYTES "${dirs[@]}"
+	row "hostA's mode when the traffic started (a0)" A0_AT_START "${dirs[@]}"
+	[ "$exp" = dcbx ] && row "seconds until hostA adopted (DCBX agents)" DCBX_SECONDS "${dirs[@]}"
 	row "TCP retransmits to hostB" B_RETRANS "${dirs[@]}"
 	row "drops at the switch (s1 egress, tc)" S1_DROPS "${dirs[@]}"
 	row "drops at hostA's own queue (a0, tc)" A0_DROPS "${dirs[@]}"
@@ -106,6 +114,6 @@ table()
 	echo
 }
 
-for e in mismatch hol ends; do
+for e in mismatch hol ends dcbx; do
 	table $e
 done | sed 's/ *$//'

@@ -105,7 +105,11 @@ lab_up()
 		prio 3 xoff "$LAB_XOFF" xon "$LAB_XON" || return 1
 }
 
-# lab_mode PREFIX MODE: off | pause | pfc | ends (PAUSE sent, rx off at hostA).
+# lab_mode PREFIX MODE: off | pause | pfc | ends (PAUSE sent, rx off at hostA)
+# | manual | dcbx: the switch sends PFC for priority 3 while hostA, set by
+# hand, honors only PAUSE (seed 6.2's mismatched ends); in dcbx the DCBX
+# agents then run (experiments.sh) and hostA, willing, adopts the switch's
+# PFC configuration.
 lab_mode()
 {
 	lab_names "$1"
@@ -122,6 +126,9 @@ lab_mode()
 	ends)
 		flowctl -n "$NS_S" set dev s0 tx on mode pause &&
 			flowctl -n "$NS_A" set dev a0 mode pause rx off ;;
+	manual | dcbx)
+		flowctl -n "$NS_S" set dev s0 tx on mode pfc pfc-prios 3 &&
+			flowctl -n "$NS_A" set dev a0 mode pause rx on ;;
 	*)
 		echo "lab: unknown mode $2" >&2
 		return 1 ;;
