@@ -4,7 +4,8 @@
 # The qdisc itself: which band a packet takes, byte limits with tail drop
 # and tc's statistics, skbs released from their socket at dequeue on veth
 # (as a NIC's TX completion does) with their TX timestamps kept, a
-# multi-queue device, and root-only attachment.
+# multi-queue device, root-only attachment, and 0x8808 frames from the
+# stack held by a received PAUSE like any other data.
 #
 #   +-------- ns A --------+      +-------- ns B --------+      +---- ns C ----+
 #   | a0 flowctl           |======| b0 ---- br0 ----- b1 |======| c0           |
@@ -16,7 +17,8 @@
 # bridge does not, so two veth hops of bridging carry the sender's socket
 # charge as far as the tbf.
 
-ALL_TESTS="classify band_limit band_order socket_release tx_timestamps multiqueue root_only"
+ALL_TESTS="classify band_limit band_order socket_release tx_timestamps multiqueue root_only
+	   foreign_control_is_data"
 source "$(dirname "$0")/lib.sh"
 require_cmd jq tc ethtool
 # socket_release needs a sender faster than 5 Mb/s (lib.sh: the debug lane);
@@ -324,6 +326,38 @@ root_only()
 	check_err $? "flowctl refused as root after the refusals"
 	check_eq "$(fc "$P" -j show | jq 'length')" 1 "flowctl ports the CLI finds"
 	log_test "flowctl attaches as root only (under prio and mq: refused, with the reason)"
+}
+
+# A MAC Control frame that reaches the qdisc from the stack (a raw socket:
+# here 50 PAUSE frames to the partner's group address) is data like any
+# other: it waits in its band while the partner pauses the port. Only the
+# port's own XOFF/XON and flowctl send (a socket that bypasses the qdisc)
+# go to the driver directly, so no other sender can jump the gate.
+foreign_control_is_data()
+{
+	local s refresh
+
+	fc "$A" set dev a0 speed 10 mode pause
+	fc "$A" stats reset dev a0
+	ip netns exec "$B" "$FCTEST" raw b0 "$(pause_hex "$MAC_B" 65535)"
+	ip netns exec "$B" "$FCTEST" raw b0 "$(pause_hex "$MAC_B" 65535)" \
+		count 120 interval-us 1000000 &
+	refresh=$!
+	ip netns exec "$A" "$FCTEST" raw a0 "$(pause_hex "$MAC_A" 1)" count 50
+	check_err $? "cannot send from a raw socket on a0"
+	s=$(fc "$A" -j -s show dev a0)
+	check_eq "$(echo "$s" | jq '.[0].prio[0].paused')" true "band 0 paused (precondition)"
+	check_eq "$(echo "$s" | jq '.[0].prio[0].backlog_packets')" 50 \
+		"0x8808 frames from a raw socket held in band 0 while paused"
+	check_eq "$(echo "$s" | jq '.[0].prio[0].tx_packets')" 0 \
+		"0x8808 frames from a raw socket sent while paused"
+	kill $refresh
+	wait $refresh 2>/dev/null
+	ip netns exec "$B" "$FCTEST" raw b0 "$(pause_hex "$MAC_B" 0)"
+	sleep 0.3
+	check_eq "$(fc_get "$A" a0 .prio[0].tx_packets)" 50 "sent after the XON"
+	fc "$A" set dev a0 speed auto
+	log_test "0x8808 frames from the stack are data: gated by a received PAUSE"
 }
 
 setup_prepare || setup_failed

@@ -8,7 +8,8 @@
 # first and are never held); every frame counted at both ends; PFC for
 # several priorities in one frame, and priorities outside the PFC set
 # lossy while the others hold; a GSO super-packet charged by its size on
-# the wire; the shaper's absolute rate.
+# the wire; the shaper's absolute rate, and a raised rate that takes
+# effect at once.
 #
 #   +-- ns H --+        +----------- ns S -----------+        +-- ns R --+
 #   | a0       |========| s0 (tx on)  br0   s1       |========| b0       |
@@ -16,14 +17,15 @@
 #   |          |        |                   speed 10 |        | PAUSE    |
 #   +----------+        +----------------------------+        +----------+
 
-ALL_TESTS="refresh_while_paused pfc_lossless_and_lossy gso_wire_charge shaper_rate"
+ALL_TESTS="refresh_while_paused pfc_lossless_and_lossy gso_wire_charge shaper_rate
+	   rate_raise_unstalls"
 source "$(dirname "$0")/lib.sh"
 require_cmd jq tc tcpdump tshark
 # Cases that count frames per second (the refresh), need a partner to react
 # within a headroom (PFC) or measure a rate run once more on failure; the
 # exact counts of the GSO charge never do.
 RETRY_TIMING=1
-TIMING_CASES="refresh_while_paused pfc_lossless_and_lossy shaper_rate"
+TIMING_CASES="refresh_while_paused pfc_lossless_and_lossy shaper_rate rate_raise_unstalls"
 
 TMP=$(mktemp -d)
 HOLD=
@@ -271,6 +273,38 @@ shaper_rate()
 	check_range "$bps" 8500000 10200000 "rate on the wire (b/s)"
 	fc "$H" set dev a0 rate off
 	log_test "the shaper's rate: 10 Mb/s on the wire, within 85%..102%"
+}
+
+# The shaper's clock of the wire must not hold the queue at the old rate
+# once the rate is raised. At 64 kbit/s a 10-segment GSO packet (14660
+# bytes on the wire) puts the clock 1.8 s ahead, so the datagram behind it
+# waits; raised to 100 Mb/s, that datagram leaves at once, not when the
+# old clock comes round (1.6 s later).
+rate_raise_unstalls()
+{
+	local t0 t1 i left=1
+
+	fc "$H" set dev a0 mode pause rate 64kbit
+	fc "$H" stats reset dev a0
+	ip netns exec "$H" "$FCTEST" send 198.18.0.2 9001 0 1 size 14000 gso 1400 >/dev/null
+	ip netns exec "$H" "$FCTEST" send 198.18.0.2 9001 0 1 size 100 >/dev/null
+	sleep 0.1
+	check_eq "$(fc_get "$H" a0 '.prio[0] | "\(.tx_packets) \(.backlog_packets)"')" "1 1" \
+		"at 64 kbit/s: the GSO packet sent, the datagram behind it waiting"
+	t0=$(date +%s%N)
+	fc "$H" set dev a0 rate 100mbit
+	for i in $(seq 40); do
+		left=$(fc_get "$H" a0 .prio[0].backlog_packets)
+		[ "$left" = 0 ] && break
+		sleep 0.025
+	done
+	t1=$(date +%s%N)
+	log_info "the waiting datagram left $(((t1 - t0) / 1000000)) ms after the rate was raised"
+	check_eq "$left" 0 "the datagram still waits 1 s after the rate was raised to 100 Mb/s"
+	check_range $(((t1 - t0) / 1000000)) 0 800 "ms from the raise to an empty queue"
+	check_eq "$(fc_get "$H" a0 .prio[0].tx_packets)" 2 "both sent"
+	fc "$H" set dev a0 rate off
+	log_test "a raised rate takes effect at once (the old rate's clock does not hold the queue)"
 }
 
 cleanup()
