@@ -297,8 +297,9 @@ counters_exact()
 	check_err $? "stats reset failed"
 	fc "$A" set dev a0 mode pause
 	# 3 PAUSE, 2 XON (PAUSE time 0), 5 PFC (ignored in mode pause; the
-	# fifth has the reserved octet of its enable vector set, which a
-	# receiver ignores), 5 malformed: short PAUSE, short PFC, PFC to a
+	# fifth has the reserved octet of its enable vector set, 0x80, which a
+	# receiver ignores: one that took it for priorities would count a
+	# fifth frame on priority 7), 5 malformed: short PAUSE, short PFC, PFC to a
 	# unicast DA, PAUSE to someone else's unicast DA, a VLAN-tagged PAUSE
 	# (MAC Control frames are untagged: 802.3 31A; the receive path strips
 	# the tag into vlan_tci before flowctl sees it); 2 unsupported opcodes
@@ -312,7 +313,7 @@ counters_exact()
 	ip netns exec "$B" "$FCTEST" raw b0 \
 		"${MAC_A//:/}$(pfc_hex "$MAC_B" 0x01 1 | cut -c13-)"
 	ip netns exec "$B" "$FCTEST" raw b0 "$(pause_hex "$MAC_B" 100 020000000099)"
-	ip netns exec "$B" "$FCTEST" raw b0 "$(pfc_hex "$MAC_B" 0x0101 1 1)"
+	ip netns exec "$B" "$FCTEST" raw b0 "$(pfc_hex "$MAC_B" 0x8001 1)"
 	ip netns exec "$B" "$FCTEST" raw b0 \
 		"0180c2000001${MAC_B//:/}8100006488080001ffff$(printf '%0*d' 84 0)"
 	ip netns exec "$B" "$FCTEST" raw b0 \
@@ -329,7 +330,8 @@ counters_exact()
 	done
 	check_eq "$(echo "$s" | jq '.[0].prio[0].rx_pfc')" 5 \
 		"prio[0].rx_pfc (four frames, and the one with the reserved octet set)"
-	check_eq "$(echo "$s" | jq '.[0].prio[7].rx_pfc')" 4 "prio[7].rx_pfc"
+	check_eq "$(echo "$s" | jq '.[0].prio[7].rx_pfc')" 4 \
+		"prio[7].rx_pfc (the reserved octet's 0x80 names no priority)"
 	check_eq "$(echo "$s" | jq '.[0].prio[7].rx_pfc_xon')" 4 "prio[7].rx_pfc_xon"
 	check_eq "$(echo "$s" | jq '.[0].prio[0].rx_pfc_xon')" 0 "prio[0].rx_pfc_xon"
 	check_eq "$(echo "$s" | jq '.[0].prio[3].pause_episodes')" 3 \
