@@ -177,7 +177,7 @@ case ":$PATH:" in *":$TOP/userland:"*) echo "path ok" ;; esac
 read -r line </dev/stdin || echo "stdin empty"
 echo data >"$FLOWCTL_RESULTS/file" && echo "results ok"
 touch /usr/vm-run-selftest 2>/dev/null || echo "root read-only"
-echo tmp >/tmp/x && echo "tmp writable"
+echo tmp >"$(mktemp -u /tmp/vm-run-selftest.XXXXXX)" && echo "tmp writable"
 modprobe -R sch_flowctl
 modprobe -R net-sch-flowctl
 [ "$(modinfo -F filename flowctl)" = "$FLOWCTL_KO" ] && echo "modinfo ok"
