@@ -15,7 +15,7 @@ if ! command -v tc >/dev/null || ! unshare -n true 2>/dev/null; then
 	echo "1..0 # SKIP needs tc and unshare -n (root)"
 	exit 4
 fi
-echo "1..7"
+echo "1..8"
 n=0 fail=0
 ok() {
 	n=$((n + 1))
@@ -48,6 +48,9 @@ ok $? "a keyword without its value says which value"
 tcx "$dir/tc" qdisc add dev lo root flowctl mdoe pfc
 [[ $out == *'Did you mean mode?'* ]] && [[ $out == *'tc qdisc add dev DEV root flowctl help'* ]]
 ok $? "a typo: did you mean, and tc's help command"
+tcx "$dir/tc" qdisc add dev lo root flowctl mode pfc dev eth0
+[ $rc -ne 0 ] && [[ $out == *'"dev" is tc'"'"'s, not an option'* ]] && [[ $out != *"$sent"* ]]
+ok $? "dev among flowctl's options: refused (tc's dev is the port), nothing sent"
 tcx "$dir/tc" qdisc add dev lo root flowctl help
 [[ $out == *"Usage: ... flowctl [ mode { pause | pfc | off } ]"* ]] && [[ $out != *"$sent"* ]]
 ok $? "help: the grammar"
