@@ -14,62 +14,9 @@
 #   rNN-hostA: a0 ==veth== rNN-switch: s0 br0 s1 (rate) ==veth== rNN-hostB: b0
 #                                       s2 ==veth== rNN-hostC: c0 (hol runs)
 
-# shellcheck disable=SC2034 # read by # Seed 6.2's mismatched ends, found and fixed by DCBX: by hand, the switch
-# sends PFC for priority 3 and hostA honors PAUSE only, so it ignores every
-# frame and s1 drops (the baseline). With the agents, hostA (willing)
-# adopts the switch's PFC before the traffic starts: no drop, hostA paused
-# on priority 3. When its agent stops, hostA has its own setting back.
-dcbx_fixes_ends()
-{
-	local run man='' dc='' v
-
-	if [ "$LAB_RC" -ne 0 ]; then
-		log_skip "DCBX fixes mismatched ends" "the lab did not run"
-		return
-	fi
-	for run in $(each_run); do
-		use_run "$run"
-		[ "$EXPERIMENT" = dcbx ] || continue
-		[ "$MODE" = manual ] && man=$run
-		[ "$MODE" = dcbx ] && dc=$run
-	done
-	if [ -z "$man" ] || [ -z "$dc" ]; then
-		check_err 1 "the lab wrote no dcbx:manual or dcbx:dcbx run"
-		log_test "DCBX fixes mismatched ends (with its baseline)"
-		return
-	fi
-	use_run "$man"
-	check_eq "$(cell "hostA's mode when the traffic started (a0)")" pause \
-		"by hand: hostA's mode at the start"
-	v=$(cell "drops at the switch (s1 egress, tc)")
-	[ "${v:-0}" -gt 0 ]
-	check_err $? "by hand: no drop at s1 ($v): the baseline did not congest"
-	v=$(cell "hostA ignored received frames (a0 rx_ignored)")
-	[ "${v:-0}" -gt 0 ]
-	check_err $? "by hand: hostA ignored no PFC frame ($v)"
-	use_run "$dc"
-	check_eq "$(cell "hostA's mode when the traffic started (a0)")" pfc:3 \
-		"with DCBX: hostA's mode at the start"
-	check_eq "$(cell "drops at the switch (s1 egress, tc)")" 0 "with DCBX: drops at s1"
-	v=$(cell "hostA received PFC XOFF, priority 3 (a0 rx)")
-	[ "${v:-0}" -gt 0 ]
-	check_err $? "with DCBX: hostA received no PFC XOFF for priority 3 ($v)"
-	check_eq "$(cell "hostA ignored received frames (a0 rx_ignored)")" 0 \
-		"with DCBX: frames hostA ignored"
-	log_info "hostA adopted in $(cell "seconds until hostA adopted (DCBX agents)") s"
-	grep -q '"event":"adopted"' "$RUNDIR/$dc/dcbx-a0.jsonl"
-	check_err $? "with DCBX: no adopted event from hostA's agent"
-	jq -e -s 'length > 0' "$RUNDIR/$dc/dcbx-s0.jsonl" >/dev/null
-	check_err $? "with DCBX: the switch's agent wrote no JSON events"
-	# The agent was stopped after the run: hostA is back to its own.
-	check_eq "$(flowctl -n "${NETNS_PREFIX}hostA" -j show dev a0 | jq -r '.[0].mode')" pause \
-		"hostA's mode after its agent stopped"
-	log_test "DCBX fixes mismatched ends: by hand hostA ignores PFC and s1 drops; with DCBX no drop"
-}
-
-run_tests in lib.sh
+# shellcheck disable=SC2034 # read by run_tests in lib.sh
 ALL_TESTS="lab_runs tables_match_counters goodput_matches_links series_match_counters
-	   plots_written dcbx_fixes_ends"
+	   plots_written dcbx_adopts dcbx_fixes_ends"
 # shellcheck disable=SC1091 # lib.sh, next to this script
 source "$(dirname "$0")/lib.sh"
 require_cmd jq tc iperf3 ss gnuplot
@@ -363,6 +310,88 @@ plots_written()
 		check_err $? "$f is not a complete SVG with paths"
 	done
 	log_test "plots written for each experiment (PNG and SVG)"
+}
+
+# Seed 6.2's mismatched ends, found and fixed by DCBX: by hand, the switch
+# sends PFC for priority 3 and hostA honors PAUSE only; with the agents,
+# hostA (willing) adopts the switch's PFC before the traffic starts, and
+# has its own setting back when its agent stops. dcbx_runs finds the two
+# runs (DCBX_MAN, DCBX_RUN); 1 if the lab wrote neither.
+dcbx_runs()
+{
+	local run
+
+	DCBX_MAN='' DCBX_RUN=''
+	for run in $(each_run); do
+		use_run "$run"
+		[ "$EXPERIMENT" = dcbx ] || continue
+		[ "$MODE" = manual ] && DCBX_MAN=$run
+		[ "$MODE" = dcbx ] && DCBX_RUN=$run
+	done
+	[ -n "$DCBX_MAN" ] && [ -n "$DCBX_RUN" ]
+}
+
+# What DCBX did, exact whatever the rates: the mode each run started with,
+# the agents' events, the revert.
+dcbx_adopts()
+{
+	if [ "$LAB_RC" -ne 0 ]; then
+		log_skip "DCBX adopts" "the lab did not run"
+		return
+	fi
+	if ! dcbx_runs; then
+		check_err 1 "the lab wrote no dcbx:manual or dcbx:dcbx run"
+		log_test "DCBX: hostA adopts the switch's PFC, and reverts when its agent stops"
+		return
+	fi
+	use_run "$DCBX_MAN"
+	check_eq "$(cell "hostA's mode when the traffic started (a0)")" pause \
+		"by hand: hostA's mode at the start"
+	use_run "$DCBX_RUN"
+	check_eq "$(cell "hostA's mode when the traffic started (a0)")" pfc:3 \
+		"with DCBX: hostA's mode at the start"
+	log_info "hostA adopted in $(cell "seconds until hostA adopted (DCBX agents)") s"
+	grep -q '"event":"adopted"' "$RUNDIR/$DCBX_RUN/dcbx-a0.jsonl"
+	check_err $? "with DCBX: no adopted event from hostA's agent"
+	jq -e -s 'length > 0' "$RUNDIR/$DCBX_RUN/dcbx-s0.jsonl" >/dev/null
+	check_err $? "with DCBX: the switch's agent wrote no JSON events"
+	check_eq "$(cell "hostA ignored received frames (a0 rx_ignored)")" 0 \
+		"with DCBX: frames hostA ignored"
+	# The agent was stopped after the run: hostA is back to its own.
+	check_eq "$(flowctl -n "${NETNS_PREFIX}hostA" -j show dev a0 | jq -r '.[0].mode')" pause \
+		"hostA's mode after its agent stopped"
+	log_test "DCBX: hostA adopts the switch's PFC, and reverts when its agent stops"
+}
+
+# The lossless claim next to its baseline (the rates decide: a timing
+# case): by hand hostA ignores the PFC frames and s1 drops; with DCBX
+# nothing drops and hostA is paused on priority 3.
+dcbx_fixes_ends()
+{
+	local v
+
+	if [ "$LAB_RC" -ne 0 ]; then
+		log_skip "DCBX fixes mismatched ends" "the lab did not run"
+		return
+	fi
+	if ! dcbx_runs; then
+		check_err 1 "the lab wrote no dcbx:manual or dcbx:dcbx run"
+		log_test "DCBX fixes mismatched ends (with its baseline)"
+		return
+	fi
+	use_run "$DCBX_MAN"
+	v=$(cell "drops at the switch (s1 egress, tc)")
+	[ "${v:-0}" -gt 0 ]
+	check_err $? "by hand: no drop at s1 ($v): the baseline did not congest"
+	v=$(cell "hostA ignored received frames (a0 rx_ignored)")
+	[ "${v:-0}" -gt 0 ]
+	check_err $? "by hand: hostA ignored no PFC frame ($v)"
+	use_run "$DCBX_RUN"
+	check_eq "$(cell "drops at the switch (s1 egress, tc)")" 0 "with DCBX: drops at s1"
+	v=$(cell "hostA received PFC XOFF, priority 3 (a0 rx)")
+	[ "${v:-0}" -gt 0 ]
+	check_err $? "with DCBX: hostA received no PFC XOFF for priority 3 ($v)"
+	log_test "DCBX fixes mismatched ends: by hand hostA ignores PFC and s1 drops; with DCBX no drop"
 }
 
 run_tests

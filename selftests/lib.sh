@@ -189,7 +189,18 @@ run_tests()
 
 	# FLOWCTL_CASES="a b": only the named cases of ALL_TESTS (scripts/sabotage
 	# runs the cases that judge one claim).
+	# A name the script does not have is an error, not an empty run.
 	if [ -n "${FLOWCTL_CASES:-}" ]; then
+		for t in $FLOWCTL_CASES; do
+			case " $(echo $ALL_TESTS) " in *" $t "*) ;; *)
+				echo "TAP version 13"
+				echo "1..1"
+				echo "not ok 1 - FLOWCTL_CASES names $t, which $(basename "$0") does not have"
+				echo "#   its cases: $(echo $ALL_TESTS)"
+				exit 1 ;;
+			esac
+		done
+		# In the script's order: a baseline still runs first.
 		local keep=
 		for t in $ALL_TESTS; do
 			case " $(echo $FLOWCTL_CASES) " in *" $t "*) keep+=" $t" ;; esac
