@@ -18,14 +18,28 @@ def costs($g1; $g2; $k; $u):
           label: "\($case): \(.qdisc)", value: .pps, unit: $u }),
        (.[] | select(.qdisc != "pfifo_fast") |
         { group: $g1, key: "\($k)fwd/\(.frame_bytes)/\(.senders)/\(.qdisc)/ratio",
-          label: "\($case): \(.qdisc) / pfifo_fast", value: .ratio_to_pfifo_fast, unit: "x" }))),
+          label: "\($case): \(.qdisc) / pfifo_fast", value: .ratio_to_pfifo_fast, unit: "x" }),
+       (.[] | select(.qdisc | startswith("flowctl")) | select(.ratio_to_prio) |
+        { group: $g1, key: "\($k)fwd/\(.frame_bytes)/\(.senders)/\(.qdisc)/prio",
+          label: "\($case): \(.qdisc) / prio", value: .ratio_to_prio, unit: "x" }))),
+    (.forwarding.profiles // [] | .[] | .qdisc as $q |
+      { group: $g1, key: "\($k)profile/\($q)/flowctl",
+        label: "64 B, 1 sender, CPU 0: \($q): samples in flowctl.ko", value: .flowctl_percent, unit: "%" },
+      (.symbols | map(select(.module == "flowctl")) | .[0:4][] |
+        { group: $g1, key: "\($k)profile/\($q)/\(.symbol)",
+          label: "64 B, 1 sender, CPU 0: \($q): \(.symbol)", value: .percent, unit: "%" })),
     (.ingress // empty | select(.pps_with_flowctl) |
+      (select(.pps_module_unloaded) |
+        { group: $g2, key: "\($k)ingress/unloaded",
+          label: "module not loaded", value: .pps_module_unloaded, unit: $u },
+        { group: $g2, key: "\($k)ingress/loaded_ratio",
+          label: "module loaded, no qdisc / not loaded", value: .loaded_ratio, unit: "x" }),
       { group: $g2, key: "\($k)ingress/without",
-        label: "without flowctl", value: .pps_without_flowctl, unit: $u },
+        label: "module loaded, no qdisc on i0", value: .pps_without_flowctl, unit: $u },
       { group: $g2, key: "\($k)ingress/with",
         label: "with flowctl", value: .pps_with_flowctl, unit: $u },
       { group: $g2, key: "\($k)ingress/ratio",
-        label: "with / without", value: .ratio, unit: "x" });
+        label: "flowctl on i0 / no qdisc", value: .ratio, unit: "x" });
 
 def figures:
   [

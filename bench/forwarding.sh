@@ -21,9 +21,10 @@
 # flowctl runs as it would in a switch: rx on, tx off, nothing paused.
 #
 # Ingress: pktgen's netif_receive mode injects 64-byte frames straight into
-# the receive path of i0, with and without a flowctl root qdisc on i0 (the
-# module stays loaded: its ingress static keys are held either way), so the
-# difference is flowctl's netdev ingress hook and its EtherType test.
+# the receive path of i0: with the flowctl module not loaded, loaded with no
+# flowctl qdisc anywhere (it holds no static key then), and with flowctl on
+# i0 (its netdev ingress hook and EtherType test on every frame, and the
+# ingress static keys it holds).
 #
 # Each configuration runs ROUNDS times (3; 1 with BENCH_QUICK), the qdiscs
 # interleaved within each round, and the best round is kept: on a shared
@@ -50,7 +51,13 @@ fi
 # The last two: ETS with the same shares (30/50/20 as DRR quanta of 128 B
 # a percent), Linux's ets and flowctl's (tc options through q_flowctl.so);
 # the traffic (priority 0: flowctl's class 1) is in an ETS class of each.
-QDISCS=("pfifo_fast" "prio" "ets bands 8" "flowctl"
+# pfifo takes the root lock like prio and flowctl but, like pfifo_fast,
+# lets an skb bypass the queue when it is empty: the two split what the
+# lock costs from what enqueue and dequeue cost. "flowctl tx on" is flowctl
+# on s2 and on both ingress ports s0 and s1, all with tx on: every frame is
+# charged to the port it came in on (the ingress ports' receive hook runs
+# too), as in a lossless switch.
+QDISCS=("pfifo_fast" "pfifo" "prio" "ets bands 8" "flowctl" "flowctl tx on"
 	"ets bands 3 quanta 3840 6400 2560" "flowctl ets 0:30,1:50,2:20")
 SIZES="60 1514"
 DST_MAC=02:00:5e:00:00:01
@@ -162,11 +169,31 @@ pg_senders()
 	fi
 }
 
+# ingress_ports on|off: flowctl with tx on at s0 and s1, or their noqueue.
+ingress_ports()
+{
+	local d
+
+	for d in s0 s1; do
+		if [ "$1" = on ]; then
+			tc -n "$S" qdisc replace dev "$d" root flowctl tx on ||
+				fail "tc qdisc replace dev $d root flowctl tx on"
+		else
+			tc -n "$S" qdisc del dev "$d" root 2>/dev/null
+		fi
+	done
+}
+
 # forward QDISC: sets FWD_PPS to the frames delivered to r0 per second.
 forward()
 {
 	local q=$1 before after
 
+	if [ "$q" = "flowctl tx on" ]; then
+		ingress_ports on
+	else
+		ingress_ports off
+	fi
 	# shellcheck disable=SC2086 # the qdisc and its options are words
 	tc -n "$S" qdisc replace dev s2 root $q || fail "tc qdisc replace dev s2 root $q"
 	before=$(<"$R_STATS")
@@ -174,6 +201,33 @@ forward()
 	nap 0.1
 	after=$(<"$R_STATS")
 	FWD_PPS=$(((after - before) * 1000000 / PG_US))
+}
+
+# profile QDISC OUT: the kernel's top symbols (perf, cpu-clock samples of
+# CPU 0, where pktgen's thread sends and every frame is forwarded and
+# received) while QDISC forwards 64-byte frames from one sender, as
+# "percent<TAB>module<TAB>symbol" lines, the first "total<TAB>flowctl"
+# with the share of all samples in flowctl.ko. Under -icount the samples
+# fall every so many instructions: the profile is of CPU work.
+profile()
+{
+	local q=$1 data=$BENCH_TMP/perf.data p own
+
+	forward "$q"
+	echo start >"$PG/pgctrl" &
+	p=$!
+	perf record -N -q -C 0 -e cpu-clock -o "$data" -- sleep 1 >/dev/null 2>&1
+	echo stop >"$PG/pgctrl"
+	wait $p
+	own=$(perf report -i "$data" --stdio -q --sort dso 2>/dev/null |
+		awk '$2 == "[flowctl]" { sub(/%/, "", $1); print $1 }')
+	{
+		printf '%s\tflowctl\ttotal\n' "${own:-0}"
+		perf report -i "$data" --stdio -q --sort dso,sym --percent-limit 0.3 2>/dev/null |
+			awk '$1 ~ /%$/ { pct = $1; sub(/%/, "", pct); mod = $2; gsub(/[][]/, "", mod);
+				sym = $4; for (i = 5; i <= NF; i++) sym = sym " " $i;
+				printf "%s\t%s\t%s\n", pct, mod, sym }' | head -40
+	} >"$2"
 }
 
 # r0's counter, read without a fork through a descriptor's path in R.
@@ -199,6 +253,17 @@ for size in $SIZES; do
 		done
 	done
 done
+
+# Where the time goes, for the locked peer, pfifo_fast and flowctl.
+PROFILED=("pfifo_fast" "prio" "flowctl" "flowctl tx on")
+if command -v perf >/dev/null 2>&1; then
+	progress "profiles: ${PROFILED[*]} (perf, 1 s each)"
+	pg_senders 60 1
+	for q in "${PROFILED[@]}"; do
+		profile "$q" "$BENCH_TMP/prof-${q// /_}"
+	done
+fi
+ingress_ports off
 kill $R_PID 2>/dev/null
 
 {
@@ -213,34 +278,63 @@ kill $R_PID 2>/dev/null
 	done
 } >"$BENCH_TMP/fwd"
 
-# Ingress: i0 receives what pktgen injects; with and without flowctl.
+# Ingress: i0 receives what pktgen injects, in three states: the flowctl
+# module not loaded; loaded with no flowctl qdisc anywhere (once it has
+# let the ingress static keys go); and flowctl on i0 (rx on).
+KEYS=/sys/module/flowctl/parameters/ingress_keys_held
+tc -n "$S" qdisc del dev s2 root 2>/dev/null
 ip link add name i0 type veth peer name i1 || fail "veth"
 ip link set dev i0 up
 ip link set dev i1 up
 declare -A RX
 for ((round = 1; round <= ROUNDS; round++)); do
-	progress "ingress round $round/$ROUNDS: without and with flowctl on i0"
-	for with in without with; do
-		if [ $with = with ]; then
-			tc qdisc replace dev i0 root flowctl || fail "cannot attach flowctl to i0"
-		else
+	progress "ingress round $round/$ROUNDS: module not loaded, loaded, flowctl on i0"
+	for state in unloaded without with; do
+		case $state in
+		unloaded)
 			tc qdisc del dev i0 root 2>/dev/null
-		fi
+			modprobe -r flowctl || fail "cannot unload flowctl (a qdisc left?)"
+			;;
+		without)
+			need_module flowctl
+			for ((i = 0; i < 100; i++)); do
+				[ "$(<"$KEYS")" = N ] && break
+				nap 0.1
+			done
+			[ "$(<"$KEYS")" = N ] || fail "flowctl still holds the ingress keys with no qdisc"
+			;;
+		with)
+			tc qdisc replace dev i0 root flowctl || fail "cannot attach flowctl to i0"
+			;;
+		esac
 		pg_reset
 		PG_DEVS=(i0)
 		pg_device 0 i0 60 netif_receive
 		pg_run "$RUN_S"
-		RX[$with]+="$((PG_SENT * 1000000 / PG_US)) "
+		RX[$state]+="$((PG_SENT * 1000000 / PG_US)) "
 	done
 done
 tc qdisc del dev i0 root 2>/dev/null
 pg_reset
 
+# The profiles as JSON.
+for q in "${PROFILED[@]}"; do
+	f=$BENCH_TMP/prof-${q// /_}
+	[ -s "$f" ] || continue
+	jq -R -s --arg q "$q" '[split("\n")[] | select(length > 0) | split("\t")] as $l |
+		{ qdisc: $q, frame_bytes: 64, senders: 1, cpu: 0,
+		  flowctl_percent: ($l[0][0] | tonumber),
+		  symbols: [$l[1:][] | { percent: (.[0] | tonumber), module: .[1], symbol: .[2] }] }' "$f"
+done | jq -s . >"$BENCH_TMP/profiles.json" || fail "could not read the profiles"
+
 # shellcheck disable=SC2086
 jq -R -s --argjson rounds "$ROUNDS" --arg run_s "$RUN_S" \
+	--argjson rx_unloaded "$(best ${RX[unloaded]})" \
 	--argjson rx_without "$(best ${RX[without]})" \
 	--argjson rx_with "$(best ${RX[with]})" \
-	--arg rx_without_all "${RX[without]% }" --arg rx_with_all "${RX[with]% }" '
+	--arg rx_unloaded_all "${RX[unloaded]% }" \
+	--arg rx_without_all "${RX[without]% }" --arg rx_with_all "${RX[with]% }" \
+	--slurpfile profiles "$BENCH_TMP/profiles.json" '
 	[split("\n")[] | select(length > 0) | split("\t") |
 	 { qdisc: .[0], frame_bytes: (.[1] | tonumber), senders: (.[2] | tonumber),
 	   pps: (.[3] | tonumber), rounds_pps: (.[4] | split(" ") | map(tonumber)) }] as $r |
@@ -250,14 +344,21 @@ jq -R -s --argjson rounds "$ROUNDS" --arg run_s "$RUN_S" \
 	    cases: [$r[] | . as $c |
 	      ($r[] | select(.qdisc == "pfifo_fast" and .frame_bytes == $c.frame_bytes and
 	                     .senders == $c.senders) | .pps) as $base |
-	      $c + { ratio_to_pfifo_fast: (if $base > 0 then ($c.pps / $base * 1000 | round) / 1000 else null end) }]
+	      ($r[] | select(.qdisc == "prio" and .frame_bytes == $c.frame_bytes and
+	                     .senders == $c.senders) | .pps) as $prio |
+	      $c + { ratio_to_pfifo_fast: (if $base > 0 then ($c.pps / $base * 1000 | round) / 1000 else null end),
+	             ratio_to_prio: (if $prio > 0 then ($c.pps / $prio * 1000 | round) / 1000 else null end) }],
+	    profiles: $profiles[0]
 	  },
 	  ingress: {
 	    rounds: $rounds, run_s: ($run_s | tonumber), frame_bytes: 64,
+	    pps_module_unloaded: $rx_unloaded,
 	    pps_without_flowctl: $rx_without, pps_with_flowctl: $rx_with,
+	    rounds_pps_unloaded: ($rx_unloaded_all | split(" ") | map(tonumber)),
 	    rounds_pps_without: ($rx_without_all | split(" ") | map(tonumber)),
 	    rounds_pps_with: ($rx_with_all | split(" ") | map(tonumber)),
-	    ratio: (if $rx_without > 0 then ($rx_with / $rx_without * 1000 | round) / 1000 else null end)
+	    ratio: (if $rx_without > 0 then ($rx_with / $rx_without * 1000 | round) / 1000 else null end),
+	    loaded_ratio: (if $rx_unloaded > 0 then ($rx_without / $rx_unloaded * 1000 | round) / 1000 else null end)
 	  }
 	}' "$BENCH_TMP/fwd" >"$OUT" || fail "could not build the JSON"
-progress "done: ingress $(jq -c '.ingress | {pps_without_flowctl, pps_with_flowctl}' "$OUT")"
+progress "done: ingress $(jq -c '.ingress | {pps_module_unloaded, pps_without_flowctl, pps_with_flowctl}' "$OUT")"

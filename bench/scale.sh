@@ -5,11 +5,11 @@
 # ports (the peer figures).
 #
 #   +------------- ns P --------------+      +------- ns Q -------+
-#   | p0 .. p511: the qdisc measured  |======| q0 .. q511         |
+#   | p0 .. p4095: the qdisc measured |======| q0 .. q4095        |
 #   |                                 | veth | q0: PAUSE frames   |
 #   +---------------------------------+      +--------------------+
 #
-# With 1, 64 and 512 ports carrying the qdisc:
+# With 1, 64, 512 and 4096 ports carrying the qdisc:
 # - memory per port: the growth of the kernel's memory (MemTotal - MemFree
 #   - Buffers - Cached, after dropping the page cache, once it settles) from
 #   before the qdiscs were attached, divided by the ports; and the Slab part
@@ -37,10 +37,12 @@ need_cmd jq ip tc flowctl timeout
 need_file "$FCTEST" selftests
 need_file "$FCBENCH" bench
 
+# FLOWCTL_BENCH_PORTS: the port counts, ascending (the last also for the
+# teardown).
 if [ "$BENCH_QUICK" = 1 ]; then
-	COUNTS="1 64" FLOOD_S=1
+	COUNTS=${FLOWCTL_BENCH_PORTS:-1 64} FLOOD_S=1
 else
-	COUNTS="1 64 512" FLOOD_S=2
+	COUNTS=${FLOWCTL_BENCH_PORTS:-1 64 512 4096} FLOOD_S=2
 fi
 MAX=${COUNTS##* }
 

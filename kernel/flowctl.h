@@ -157,7 +157,10 @@ struct fc_sched {
 	/* read/write, qdisc lock */
 	struct fc_band band[FC_PRIOS];
 	u8 order[FC_PRIOS];	/* bands as dequeue serves them, from prio_tc */
-	u8 tc_of[FC_PRIOS];	/* traffic class of each priority */
+	u8 rank[FC_PRIOS];	/* each priority's place in order[] */
+	u8 busy;		/* bit r: band order[r] holds packets */
+	u8 strict_ranks;	/* bit r: order[r] is of a strict class */
+	u8 tc_ranks[FC_PRIOS];	/* bit r: order[r] is of class tc */
 	u8 ets_mask;		/* bit tc: the class is served by ETS */
 	u8 ets_tc;		/* ETS: the class the round robin is at */
 	u32 quantum[FC_PRIOS];	/* ETS: bytes a class earns per round */
@@ -170,6 +173,7 @@ struct fc_sched {
 	struct tasklet_struct tx_tasklet;
 	u16 tx_active;		/* XOFF in force: bit p, or FC_LINK_BIT */
 	bool tx_dying;		/* detaching: nothing re-arms timer or tasklet */
+	bool tx_counted;	/* counted in fc_tx_ports (RTNL) */
 	atomic_t tx_kicking;	/* CPUs between reading tx_dying and the kick */
 	u64 tx_refresh_at;
 	struct fc_tx_stats txs;
@@ -272,11 +276,44 @@ u32 fc_headroom(u32 speed);
 void fc_tx_thresholds(struct fc_sched *q);
 struct fc_charge *fc_charge_alloc(struct fc_sched *q);
 void fc_charge_put(struct fc_charge *c);
-void fc_charge_skb(struct sk_buff *skb, struct net *net, u8 prio, u8 etrust,
-		   u32 len);
-void fc_heard_dropped(struct sk_buff *skb, struct net *net, u8 prio,
-		      u8 etrust, u32 len);
-void fc_uncharge_skb(struct sk_buff *skb);
+void __fc_charge_skb(struct sk_buff *skb, struct net *net, u8 prio, u8 etrust,
+		     u32 len);
+void __fc_heard_dropped(struct sk_buff *skb, struct net *net, u8 prio,
+			u8 etrust, u32 len);
+void __fc_uncharge_skb(struct sk_buff *skb);
+void fc_tx_count(struct fc_sched *q, bool on);
+void fc_keys_get(void);
+void fc_keys_put(void);
+
+/* Ports with tx on, system wide: while there are none nothing is charged. */
+extern atomic_t fc_tx_ports;
+
+/* Charge skb, enqueued by sch at prio, to the port it came in on. */
+static inline void fc_charge_skb(struct sk_buff *skb, struct Qdisc *sch,
+				 u8 prio, u8 etrust)
+{
+	fc_skb_cb(skb)->charge = NULL;
+	if (atomic_read(&fc_tx_ports))
+		__fc_charge_skb(skb, dev_net(qdisc_dev(sch)), prio, etrust,
+				fc_wire_len(skb));
+}
+
+/* skb, dropped by sch's full band: news for the port it came in on. */
+static inline void fc_heard_dropped(struct sk_buff *skb, struct Qdisc *sch,
+				    u8 prio, u8 etrust)
+{
+	if (atomic_read(&fc_tx_ports))
+		__fc_heard_dropped(skb, dev_net(qdisc_dev(sch)), prio, etrust,
+				   fc_wire_len(skb));
+}
+
+/* Uncharge a dequeued, dropped or purged skb. Any context. */
+static inline void fc_uncharge_skb(struct sk_buff *skb)
+{
+	if (fc_skb_cb(skb)->charge)
+		__fc_uncharge_skb(skb);
+}
+
 void fc_tx_init(struct fc_sched *q);
 void fc_tx_reconsider(struct fc_sched *q);
 void fc_tx_unpublish(struct fc_sched *q);

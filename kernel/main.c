@@ -42,11 +42,21 @@ static struct notifier_block fc_netdev_nb = {
  * The ingress hook sits behind two static keys (tc/nf ingress, and
  * netfilter's netdev ingress) that the kernel flips, by patching its own
  * text, when the first netdev ingress hook arrives and the last one goes.
- * Holding both while the module is loaded makes attach and detach patch
- * nothing: cheaper, and under TCG emulation a text patch racing another
- * vCPU's receive path has been seen to oops on int3. The cost with no
- * qdisc attached is one pointer test per received packet.
+ * flowctl holds both while any flowctl qdisc exists, and lets them go
+ * FC_KEYS_LINGER after the last one: attaching and detaching ports patches
+ * nothing (cheaper, and under TCG emulation a text patch racing another
+ * vCPU's receive path has been seen to oops on int3), while a system with
+ * the module loaded and no flowctl qdisc pays nothing on receive.
  */
+#define FC_KEYS_LINGER	HZ
+
+static DEFINE_MUTEX(fc_keys_lock);
+static unsigned int fc_qdiscs;		/* fc_keys_lock */
+static bool fc_keys_held;		/* fc_keys_lock */
+module_param_named(ingress_keys_held, fc_keys_held, bool, 0444);
+MODULE_PARM_DESC(ingress_keys_held,
+		 "the ingress static keys are held (read only): a flowctl qdisc exists or went less than a second ago");
+
 static void fc_hold_ingress_keys(bool hold)
 {
 	if (hold) {
@@ -60,6 +70,35 @@ static void fc_hold_ingress_keys(bool hold)
 #endif
 		net_dec_ingress_queue();
 	}
+	WRITE_ONCE(fc_keys_held, hold);
+}
+
+static void fc_keys_release(struct work_struct *work)
+{
+	mutex_lock(&fc_keys_lock);
+	if (!fc_qdiscs && fc_keys_held)
+		fc_hold_ingress_keys(false);
+	mutex_unlock(&fc_keys_lock);
+}
+
+static DECLARE_DELAYED_WORK(fc_keys_work, fc_keys_release);
+
+/* A qdisc is created (its init runs): the keys are held from here on. */
+void fc_keys_get(void)
+{
+	mutex_lock(&fc_keys_lock);
+	if (!fc_qdiscs++ && !fc_keys_held)
+		fc_hold_ingress_keys(true);
+	mutex_unlock(&fc_keys_lock);
+}
+
+/* A qdisc is destroyed: after the last, the keys go FC_KEYS_LINGER later. */
+void fc_keys_put(void)
+{
+	mutex_lock(&fc_keys_lock);
+	if (!--fc_qdiscs)
+		mod_delayed_work(system_wq, &fc_keys_work, FC_KEYS_LINGER);
+	mutex_unlock(&fc_keys_lock);
 }
 
 static int __init fc_module_init(void)
@@ -72,14 +111,12 @@ static int __init fc_module_init(void)
 	err = register_netdevice_notifier(&fc_netdev_nb);
 	if (err)
 		goto err_netlink;
-	fc_hold_ingress_keys(true);
 	err = register_qdisc(&fc_qdisc_ops);
 	if (err)
-		goto err_keys;
+		goto err_notifier;
 	return 0;
 
-err_keys:
-	fc_hold_ingress_keys(false);
+err_notifier:
 	unregister_netdevice_notifier(&fc_netdev_nb);
 err_netlink:
 	fc_netlink_exit();
@@ -89,7 +126,10 @@ err_netlink:
 static void __exit fc_module_exit(void)
 {
 	unregister_qdisc(&fc_qdisc_ops);
-	fc_hold_ingress_keys(false);
+	/* No qdisc is left (each holds a module reference). */
+	cancel_delayed_work_sync(&fc_keys_work);
+	if (fc_keys_held)
+		fc_hold_ingress_keys(false);
 	unregister_netdevice_notifier(&fc_netdev_nb);
 	fc_netlink_exit();
 	/* No rcu_barrier(): the module queues no RCU callback of its own.

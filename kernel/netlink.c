@@ -10,6 +10,7 @@
  * a private copy and published whole (fc_cfg_commit).
  */
 #include <linux/rtnetlink.h>
+#include <linux/sort.h>
 #include <net/genetlink.h>
 #include <net/netlink.h>
 #include <net/sock.h>
@@ -268,62 +269,88 @@ free:
 	return err;
 }
 
-#define FC_DUMP_BATCH	16
-
 /*
- * The flowctl devices of net with the lowest ifindexes >= from, at most
- * FC_DUMP_BATCH, in ifindex order. RTNL. The device list is not in ifindex
- * order (a device moved into the namespace keeps its index), so a dump
- * resumed by a position in the list could skip or repeat devices when the
- * list changes between its parts; resumed by ifindex, in ifindex order, it
- * cannot. One walk of the list per batch.
+ * A dump walks the ifindexes of the namespace's flowctl devices as they
+ * were when it started, in ifindex order: one walk of the device list and
+ * one sort for the whole dump, then an index lookup per device, so its
+ * parts cost what they carry. A device that went since is skipped, one
+ * that came since is not reported (as if the dump had been taken at its
+ * start); a part resumes by position in this list, which does not change.
  */
-static unsigned int fc_nl_batch(struct net *net, unsigned long from,
-				struct net_device **devs)
-{
-	struct net_device *dev;
-	unsigned int n = 0, i;
+struct fc_dump_state {
+	unsigned int n;
+	int ifindex[];
+};
 
-	for_each_netdev(net, dev) {
-		if (dev->ifindex < from || !fc_from_dev(dev))
-			continue;
-		if (n == FC_DUMP_BATCH && dev->ifindex > devs[n - 1]->ifindex)
-			continue;
-		i = n < FC_DUMP_BATCH ? n++ : n - 1;
-		for (; i && devs[i - 1]->ifindex > dev->ifindex; i--)
-			devs[i] = devs[i - 1];
-		devs[i] = dev;
-	}
-	return n;
+static int fc_cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return x < y ? -1 : x > y;
 }
 
-/* cb->args[0]: the ifindex the next part starts from. */
+/* cb->args[0]: the state; cb->args[1]: the position the next part takes. */
+static int fc_nl_get_dump_start(struct netlink_callback *cb)
+{
+	struct net *net = sock_net(cb->skb->sk);
+	struct fc_dump_state *st;
+	struct net_device *dev;
+	unsigned int n = 0, max;
+
+	rtnl_lock();
+	max = 0;
+	for_each_netdev(net, dev)
+		if (fc_from_dev(dev))
+			max++;
+	st = kvmalloc(struct_size(st, ifindex, max), GFP_KERNEL);
+	if (!st) {
+		rtnl_unlock();
+		return -ENOMEM;
+	}
+	for_each_netdev(net, dev)
+		if (fc_from_dev(dev))
+			st->ifindex[n++] = dev->ifindex;
+	rtnl_unlock();
+	st->n = n;
+	sort(st->ifindex, n, sizeof(st->ifindex[0]), fc_cmp_int, NULL);
+	cb->args[0] = (unsigned long)st;
+	cb->args[1] = 0;
+	return 0;
+}
+
+static int fc_nl_get_dump_done(struct netlink_callback *cb)
+{
+	kvfree((void *)cb->args[0]);
+	return 0;
+}
+
 static int fc_nl_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	struct net_device *devs[FC_DUMP_BATCH];
+	const struct fc_dump_state *st = (void *)cb->args[0];
 	struct net *net = sock_net(skb->sk);
-	unsigned long from = cb->args[0];
+	unsigned long i = cb->args[1];
 	struct fc_snapshot *s;
-	unsigned int n, i;
+	struct net_device *dev;
+	struct fc_sched *q;
 	int err = 0;
 
 	s = kmalloc(sizeof(*s), GFP_KERNEL);
 	if (!s)
 		return -ENOMEM;
 	rtnl_lock();
-	do {
-		n = fc_nl_batch(net, from, devs);
-		for (i = 0; i < n && !err; i++) {
-			err = fc_nl_fill(skb, fc_from_dev(devs[i]), s,
-					 NETLINK_CB(cb->skb).portid,
-					 cb->nlh->nlmsg_seq, NLM_F_MULTI);
-			if (!err)
-				from = devs[i]->ifindex + 1UL;
-		}
-	} while (!err && n == FC_DUMP_BATCH);
+	for (; i < st->n; i++) {
+		dev = __dev_get_by_index(net, st->ifindex[i]);
+		q = dev ? fc_from_dev(dev) : NULL;
+		if (!q)
+			continue;
+		err = fc_nl_fill(skb, q, s, NETLINK_CB(cb->skb).portid,
+				 cb->nlh->nlmsg_seq, NLM_F_MULTI);
+		if (err)
+			break;
+	}
 	rtnl_unlock();
 	kfree(s);
-	cb->args[0] = from;
+	cb->args[1] = i;
 	/* A full skb ends this part; an empty one means one device alone
 	 * does not fit, which the caller must hear about.
 	 */
@@ -742,7 +769,9 @@ static const struct genl_ops fc_genl_ops[] = {
 	{
 		.cmd	= FLOWCTL_CMD_DEV_GET,
 		.doit	= fc_nl_get_doit,
+		.start	= fc_nl_get_dump_start,
 		.dumpit	= fc_nl_get_dumpit,
+		.done	= fc_nl_get_dump_done,
 		.policy	= fc_dev_id_policy,
 		.maxattr = FLOWCTL_A_DEV_MAX,
 	},

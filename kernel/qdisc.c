@@ -83,21 +83,18 @@ static int fc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	 * with PACKET_QDISC_BYPASS). Any other MAC Control frame that reaches
 	 * a band is data like any other: classified, limited and gated.
 	 */
-	rcu_read_lock();
-	cfg = rcu_dereference(q->cfg);
+	/* The transmit path holds rcu_read_lock_bh(). */
+	cfg = rcu_dereference_bh(q->cfg);
 	prio = fc_classify(cfg, skb);
 	b = &q->band[prio];
 	if (unlikely(b->backlog + len > cfg->limit)) {
-		fc_heard_dropped(skb, dev_net(qdisc_dev(sch)), prio, cfg->trust,
-				 fc_wire_len(skb));
-		rcu_read_unlock();
+		fc_heard_dropped(skb, sch, prio, cfg->trust);
 		b->drops++;
 		return qdisc_drop(skb, sch, to_free);
 	}
-	fc_charge_skb(skb, dev_net(qdisc_dev(sch)), prio, cfg->trust,
-		      fc_wire_len(skb));
-	rcu_read_unlock();
+	fc_charge_skb(skb, sch, prio, cfg->trust);
 	__qdisc_enqueue_tail(skb, &b->q);
+	q->busy |= BIT(q->rank[prio]);
 	b->backlog += len;
 	qdisc_qstats_backlog_inc(sch, skb);
 	sch->q.qlen++;
@@ -105,26 +102,20 @@ static int fc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 }
 
 /*
- * The first band, in dequeue order, of traffic class tc (tc < 0: of any
- * strict class) that holds packets and whose gate is open, or NULL; *next
- * is lowered to the earliest time a gate it passed over opens.
+ * The first band, in dequeue order, among the ranks in mask (the strict
+ * classes, or one ETS class) that holds packets and whose gate is open, or
+ * NULL; *next is lowered to the earliest time a gate it passed over opens.
  */
-static struct fc_band *fc_pick(struct fc_sched *q, int tc, u64 *now,
-			       u64 *next)
+static struct fc_band *fc_pick(struct fc_sched *q, unsigned long mask,
+			       u64 *now, u64 *next)
 {
-	struct fc_band *b;
-	int i, prio;
+	unsigned long m;
+	int prio;
 
-	for (i = 0; i < FC_PRIOS; i++) {
+	for (m = q->busy & mask; m; m &= m - 1) {
 		u64 until;
 
-		prio = q->order[i];
-		if (tc < 0 ? q->ets_mask & BIT(q->tc_of[prio]) :
-			     q->tc_of[prio] != tc)
-			continue;
-		b = &q->band[prio];
-		if (!b->q.qlen)
-			continue;
+		prio = q->order[__ffs(m)];
 		/* Pairs with WRITE_ONCE() in rx.c: a stale read only delays
 		 * us to the __netif_schedule() that follows the write. The
 		 * clock is read only for a band that has a gate.
@@ -138,7 +129,7 @@ static struct fc_band *fc_pick(struct fc_sched *q, int tc, u64 *now,
 				continue;
 			}
 		}
-		return b;
+		return &q->band[prio];
 	}
 	return NULL;
 }
@@ -163,7 +154,8 @@ static struct fc_band *fc_ets_pick(struct fc_sched *q, u64 *now, u64 *next)
 	int tc, step, pass;
 
 	for (tc = 0; tc < FC_PRIOS; tc++) {
-		cand[tc] = q->ets_mask & BIT(tc) ? fc_pick(q, tc, now, next) : NULL;
+		cand[tc] = q->ets_mask & BIT(tc) ?
+			   fc_pick(q, q->tc_ranks[tc], now, next) : NULL;
 		if (cand[tc]) {
 			/* Shares are of the wire (802.1Qaz), as the shaper's. */
 			len[tc] = fc_wire_len(cand[tc]->q.head);
@@ -232,11 +224,13 @@ static struct sk_buff *fc_dequeue(struct Qdisc *sch)
 	/* Strict classes first, highest class first; then the ETS classes
 	 * (802.1Qaz) by deficit round robin.
 	 */
-	b = fc_pick(q, -1, &now, &next);
-	if (!b && q->ets_mask)
+	b = fc_pick(q, q->strict_ranks, &now, &next);
+	if (!b && (q->busy & ~q->strict_ranks))
 		b = fc_ets_pick(q, &now, &next);
 	if (b) {
 		skb = __qdisc_dequeue_head(&b->q);
+		if (!b->q.qlen)
+			q->busy &= ~BIT(q->rank[b - q->band]);
 		b->backlog -= qdisc_pkt_len(skb);
 		b->tx_packets++;
 		b->tx_bytes += qdisc_pkt_len(skb);
@@ -284,6 +278,7 @@ static void fc_purge(struct Qdisc *sch)
 		fc_purge_queue(&q->band[prio].q);
 		q->band[prio].backlog = 0;
 	}
+	q->busy = 0;
 }
 
 static void fc_reset(struct Qdisc *sch)
@@ -373,17 +368,15 @@ void fc_update_speed(struct fc_sched *q)
 
 /*
  * What cfg gives dequeue, under the qdisc lock: the service order (by
- * class, then priority, highest first), each priority's class, and the ETS
- * classes with their quanta.
+ * class, then priority, highest first) and each band's rank in it, the
+ * ranks of the strict classes and of each class, which ranks hold packets,
+ * and the ETS classes with their quanta.
  */
 static void fc_order(struct fc_sched *q, const struct fc_cfg *cfg)
 {
 	int tc, prio, n = 0;
 
-	for (tc = FC_PRIOS - 1; tc >= 0; tc--)
-		for (prio = FC_PRIOS - 1; prio >= 0; prio--)
-			if (((cfg->prio_tc >> (4 * prio)) & 0xf) == tc)
-				q->order[n++] = prio;
+	memset(q->tc_ranks, 0, sizeof(q->tc_ranks));
 	q->ets_mask = 0;
 	for (tc = 0; tc < FC_PRIOS; tc++) {
 		if (cfg->tc_bw[tc])
@@ -391,8 +384,22 @@ static void fc_order(struct fc_sched *q, const struct fc_cfg *cfg)
 		q->quantum[tc] = cfg->tc_bw[tc] * FC_ETS_QUANTUM;
 		q->deficit[tc] = 0;
 	}
-	for (prio = 0; prio < FC_PRIOS; prio++)
-		q->tc_of[prio] = (cfg->prio_tc >> (4 * prio)) & 0xf;
+	q->busy = 0;
+	q->strict_ranks = 0;
+	for (tc = FC_PRIOS - 1; tc >= 0; tc--) {
+		for (prio = FC_PRIOS - 1; prio >= 0; prio--) {
+			if (((cfg->prio_tc >> (4 * prio)) & 0xf) != tc)
+				continue;
+			q->order[n] = prio;
+			q->rank[prio] = n;
+			q->tc_ranks[tc] |= BIT(n);
+			if (!(q->ets_mask & BIT(tc)))
+				q->strict_ranks |= BIT(n);
+			if (q->band[prio].q.qlen)
+				q->busy |= BIT(n);
+			n++;
+		}
+	}
 }
 
 struct fc_cfg *fc_cfg_dup(struct fc_sched *q)
@@ -427,6 +434,7 @@ int fc_cfg_commit(struct fc_sched *q, struct fc_cfg *ncfg,
 	spin_unlock(&q->rx_lock);
 	fc_order(q, ncfg);
 	sch_tree_unlock(q->sch);
+	fc_tx_count(q, ncfg->tx);
 
 	fc_update_speed(q);
 	if (keep != 0xff)
@@ -502,6 +510,8 @@ static int fc_init(struct Qdisc *sch, struct nlattr *opt,
 	struct fc_cfg *cfg;
 	int err;
 
+	/* First: on failure qdisc_create() calls fc_destroy(), which puts. */
+	fc_keys_get();
 	q->sch = sch;
 	qdisc_watchdog_init(&q->watchdog, sch);
 	fc_rx_init(q);
@@ -548,6 +558,7 @@ static int fc_init(struct Qdisc *sch, struct nlattr *opt,
 	q->charge = fc_charge_alloc(q);
 	if (!q->charge)
 		return -ENOMEM;
+	fc_tx_count(q, cfg->tx);
 	fc_update_speed(q);
 
 	/* On failure qdisc_create() calls fc_destroy(), which frees cfg. */
@@ -562,6 +573,7 @@ static void fc_destroy(struct Qdisc *sch)
 	/* The hook and the expiry timer go first: after this nothing on the
 	 * receive side can reach q or schedule sch.
 	 */
+	fc_tx_count(q, false);
 	fc_tx_unpublish(q);
 	fc_rx_destroy(q);
 	fc_tx_destroy(q);
@@ -572,6 +584,7 @@ static void fc_destroy(struct Qdisc *sch)
 	 * period, like q.
 	 */
 	kfree_rcu(rcu_dereference_protected(q->cfg, 1), rcu);
+	fc_keys_put();
 }
 
 /* tc qdisc change, and replace of a flowctl by a flowctl: as "flowctl set". */

@@ -4,8 +4,9 @@
  * XOFF/XON from watermarks, refresh, and the "partner ignores us" counter.
  *
  * Accounting, the way switches do it: bytes that arrived on flowctl port A
- * at priority p and now wait in a flowctl band of any port of the same
- * namespace are charged to (A, p) from enqueue until dequeue, drop or purge.
+ * with tx on at priority p and now wait in a flowctl band of any port of
+ * the same namespace are charged to (A, p) from enqueue until dequeue, drop
+ * or purge. A port with tx off is charged nothing: it sends no XOFF.
  * The egress port finds A through skb->skb_iif (the device the frame came
  * in on; 0 for local traffic, which is charged to no port) and keeps a
  * reference to A's struct fc_charge in the skb's qdisc control block. The
@@ -213,6 +214,24 @@ static bool fc_came_through(const struct sk_buff *skb, struct net_device *in,
  * the priority it gives skb (the egress port's when both trust the same
  * field). Under RCU, in BH context.
  */
+/*
+ * Ports with tx on, in every namespace. While there are none, no skb can
+ * be charged, and enqueue skips the ingress port's lookup (flowctl.h).
+ */
+atomic_t fc_tx_ports = ATOMIC_INIT(0);
+
+/* Count q while its configuration has tx on. Under RTNL. */
+void fc_tx_count(struct fc_sched *q, bool on)
+{
+	if (q->tx_counted == on)
+		return;
+	q->tx_counted = on;
+	if (on)
+		atomic_inc(&fc_tx_ports);
+	else
+		atomic_dec(&fc_tx_ports);
+}
+
 static struct fc_sched *fc_ingress_port(struct sk_buff *skb, struct net *net,
 					u8 *prio, u8 etrust,
 					const struct fc_cfg **acfg,
@@ -234,8 +253,10 @@ static struct fc_sched *fc_ingress_port(struct sk_buff *skb, struct net *net,
 	c = READ_ONCE(a->charge);
 	if (!c || !rcu_access_pointer(c->port))
 		return NULL;
-	*cp = c;
 	*acfg = rcu_dereference(a->cfg);
+	if (!(*acfg)->tx)
+		return NULL;
+	*cp = c;
 	if ((*acfg)->trust != etrust)
 		*prio = fc_classify(*acfg, skb);
 	return a;
@@ -264,8 +285,8 @@ static bool fc_heard_in_xoff(struct fc_sched *a, const struct fc_cfg *acfg,
  * Charge skb, about to be enqueued on an egress port, to the flowctl port
  * it came in on. Called under the egress qdisc lock, in BH context.
  */
-void fc_charge_skb(struct sk_buff *skb, struct net *net, u8 prio, u8 etrust,
-		   u32 len)
+void __fc_charge_skb(struct sk_buff *skb, struct net *net, u8 prio, u8 etrust,
+		     u32 len)
 {
 	struct fc_skb_cb *cb = fc_skb_cb(skb);
 	const struct fc_cfg *acfg;
@@ -284,7 +305,7 @@ void fc_charge_skb(struct sk_buff *skb, struct net *net, u8 prio, u8 etrust,
 	cb->wire_len = len;
 	v = atomic64_add_return(len, &c->bytes[prio]);
 
-	if (!fc_heard_in_xoff(a, acfg, prio, len) && acfg->tx) {
+	if (!fc_heard_in_xoff(a, acfg, prio, len)) {
 		t = prio;
 		if (acfg->mode == FLOWCTL_MODE_PAUSE) {
 			t = FC_PRIOS;
@@ -302,8 +323,8 @@ out:
  * did arrive from the partner of the flowctl port it came in on, and counts
  * towards "the partner ignores our XOFF" like a frame that was queued.
  */
-void fc_heard_dropped(struct sk_buff *skb, struct net *net, u8 prio,
-		      u8 etrust, u32 len)
+void __fc_heard_dropped(struct sk_buff *skb, struct net *net, u8 prio,
+			u8 etrust, u32 len)
 {
 	const struct fc_cfg *acfg;
 	struct fc_charge *c;
@@ -316,16 +337,14 @@ void fc_heard_dropped(struct sk_buff *skb, struct net *net, u8 prio,
 	rcu_read_unlock();
 }
 
-/* Uncharge a dequeued, dropped or purged skb. Any context. */
-void fc_uncharge_skb(struct sk_buff *skb)
+/* Uncharge a dequeued, dropped or purged skb that was charged. */
+void __fc_uncharge_skb(struct sk_buff *skb)
 {
 	struct fc_skb_cb *cb = fc_skb_cb(skb);
 	struct fc_charge *c = cb->charge;
 	struct fc_sched *a;
 	u64 v;
 
-	if (!c)
-		return;
 	cb->charge = NULL;
 	v = atomic64_sub_return(cb->wire_len, &c->bytes[cb->cprio]);
 	rcu_read_lock();

@@ -3,7 +3,8 @@
 #
 # Attach, detach and replace the qdisc while traffic flows and PAUSE/PFC
 # frames arrive; take the link down and up; delete a namespace with the
-# qdisc attached; rmmod after. Nothing may oops, warn or leak: vm-run fails
+# qdisc attached; the ingress static keys held while a flowctl qdisc exists
+# and let go after the last; rmmod after. Nothing may oops, warn or leak: vm-run fails
 # the run on any BUG/WARNING in dmesg, and the kernel runs panic_on_warn.
 #
 #   +----------- ns A -----------+      +----------- ns B -----------+
@@ -11,7 +12,7 @@
 #   | a0 flowctl (attach/detach) |======| b0: PAUSE/PFC every 200 us |
 #   +----------------------------+ veth +----------------------------+
 
-ALL_TESTS="churn_under_load link_flap netns_delete rmmod_after"
+ALL_TESTS="churn_under_load link_flap netns_delete ingress_keys rmmod_after"
 source "$(dirname "$0")/lib.sh"
 require_cmd jq tc
 
@@ -116,6 +117,59 @@ netns_delete()
 	check_fail $? "y0, x0's peer, still exists 10 s after the namespace was deleted"
 	wait
 	log_test "namespace deleted with a paused flowctl qdisc attached: the port is torn down"
+}
+
+KEYS=/sys/module/flowctl/parameters/ingress_keys_held
+
+# keys_become Y|N: wait up to 5 s for the module's ingress keys state.
+keys_become()
+{
+	local i
+
+	for ((i = 0; i < 50; i++)); do
+		[ "$(cat "$KEYS")" = "$1" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# The module holds the ingress static keys while a flowctl qdisc exists
+# and lets them go a second after the last one: with the module loaded and
+# no qdisc, the receive path pays nothing. A port still attached keeps
+# them (and keeps honoring PAUSE) when another goes.
+ingress_keys()
+{
+	local r0 i
+
+	cleanup_ns
+	r0=0
+	for ((i = 0; i < 100; i++)); do
+		r0=$(mod_refs)
+		[ "$r0" -eq 0 ] && break
+		sleep 0.1
+	done
+	check_eq "$r0" 0 "flowctl qdiscs left in the VM before the case"
+	keys_become N
+	check_err $? "the ingress keys still held with no flowctl qdisc (reads $(cat "$KEYS"))"
+	setup_ns X Y
+	veth_pair "$X" x0 "$Y" y0
+	veth_pair "$X" x1 "$Y" y1
+	ip netns exec "$X" tc qdisc add dev x0 root flowctl
+	ip netns exec "$X" tc qdisc add dev x1 root flowctl
+	check_eq "$(cat "$KEYS")" Y "ingress keys with two ports attached"
+	ip netns exec "$X" tc qdisc del dev x1 root
+	sleep 2
+	check_eq "$(cat "$KEYS")" Y "ingress keys 2 s after one of two ports went"
+	ip netns exec "$Y" "$FCTEST" raw y0 "$(pause_hex "$(mac_of "$Y" y0)" 100)" count 3
+	for ((i = 0; i < 40; i++)); do
+		[ "$(fc_get "$X" x0 .stats.rx_pause)" = 3 ] && break
+		sleep 0.05
+	done
+	check_eq "$(fc_get "$X" x0 .stats.rx_pause)" 3 "PAUSE frames x0 counted after x1 went"
+	ip netns exec "$X" tc qdisc del dev x0 root
+	keys_become N
+	check_err $? "the ingress keys still held 5 s after the last port went"
+	log_test "ingress static keys held while a flowctl qdisc exists, let go after the last"
 }
 
 rmmod_after()
