@@ -27,10 +27,12 @@ suites=(
 	"scapy+tshark|$PYTHON tests/test_scapy.py tests/framedump"
 	"dcbx|$PYTHON tests/test_dcbx.py tests/dcbxdump"
 	"dcbx state|tests/test_dcbx"
+	"doctor|tests/test_doctor $outdir"
 	"cli|env PYTHON=$PYTHON bash tests/test_cli.sh ./flowctl"
 	"completion|bash tests/test_completion.sh ./flowctl"
 	"systemd|bash tests/test_systemd.sh ."
 	"tc plugin|bash tests/test_tc_plugin.sh ."
+	"doctor on veth|env PYTHON=$PYTHON bash tests/test_doctor.sh ."
 )
 
 echo "TAP version 13"
