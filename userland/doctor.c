@@ -491,11 +491,12 @@ static void judge_counters(struct judge *j, const struct fc_doc_port *p)
 	/* XOFF: a PAUSE with a time, a PFC enable bit that is not an XON. */
 	d = stat_d(p, FLOWCTL_A_STATS_RX_PAUSE);
 	d2 = pfc_xoff(p, FLOWCTL_A_PRIO_RX_PFC, FLOWCTL_A_PRIO_RX_PFC_XON, per, sizeof(per));
-	if (d || d2) {
-		max_ns = 0;
-		for (i = 0; i < FLOWCTL_NUM_PRIOS; i++)
-			if (prio_d(p, i, FLOWCTL_A_PRIO_PAUSED_NS_TOTAL) > max_ns)
-				max_ns = prio_d(p, i, FLOWCTL_A_PRIO_PAUSED_NS_TOTAL);
+	max_ns = 0;
+	for (i = 0; i < FLOWCTL_NUM_PRIOS; i++)
+		if (prio_d(p, i, FLOWCTL_A_PRIO_PAUSED_NS_TOTAL) > max_ns)
+			max_ns = prio_d(p, i, FLOWCTL_A_PRIO_PAUSED_NS_TOTAL);
+	/* XOFF that held nothing (ignored: rx-ignored says why) paused no one. */
+	if ((d || d2) && max_ns) {
 		snprintf(fix, sizeof(fix), "flowctl watch dev %s interval 1 count 30", dev);
 		add(j, R_PAUSED_BY_PARTNER, dev, fix,
 		    "received XOFF%s: PAUSE +%llu, PFC +%llu%s%s%s; paused up to %llu%% of the interval",

@@ -479,9 +479,14 @@ static void test_who_paused(void)
 	STAT(P.after, RX_PFC) = 4;
 	PRIO(P.after, 3, RX_PFC) = 4;
 	PRIO(P.after, 3, RX_PFC_XON) = 1;
+	PRIO(P.after, 3, PAUSED_NS_TOTAL) = 1000000ULL;
 	judge();
 	x = fires("paused-by-partner", FC_DOC_INFO, "prio 3: 4 PFC, 1 of them XON");
-	ktap_ok(has(x, "read", "PFC +3 (prio 3 +3)"), "paused-by-partner: PFC XOFF per priority");
+	ktap_ok(has(x, "read", "PFC +3 (prio 3 +3); paused up to 0% of the interval"),
+		"paused-by-partner: PFC XOFF per priority");
+	PRIO(P.after, 3, PAUSED_NS_TOTAL) = 0;
+	judge();
+	quiet("paused-by-partner", "XOFF arrived but held nothing (ignored)");
 	clean(&P);
 	STAT(P.after, RX_XON) = 5;
 	PRIO(P.after, 2, RX_PFC) = 2;
