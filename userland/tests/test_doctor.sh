@@ -95,6 +95,7 @@ else
 fi
 
 # A tap reports what ethtool set: half duplex at 100 Mb/s.
+# shellcheck disable=SC2016 # $FLOWCTL is the namespace's shell's
 ns 'ip tuntap add dev t0 mode tap || exit 99
 ethtool -s t0 speed 100 duplex half autoneg off || exit 98
 $FLOWCTL doctor dev t0 interval 0.01'
