@@ -61,6 +61,12 @@ static int read_ports(struct fc_nl *nl, const char *dev, struct fc_dev_list *l)
 	return 0;
 }
 
+static int no_memory(void)
+{
+	fprintf(stderr, "flowctl: out of memory\n");
+	return EXIT_FAIL;
+}
+
 /* The facts of the namespace's flowctl family and of the ports to examine. */
 static int first_reading(struct fc_nl *nl, const char *dev, struct fc_doc_facts *f)
 {
@@ -73,7 +79,7 @@ static int first_reading(struct fc_nl *nl, const char *dev, struct fc_doc_facts 
 			return EXIT_OK;
 		f->port = calloc(1, sizeof(*f->port));
 		if (!f->port)
-			return EXIT_FAIL;
+			return no_memory();
 		f->nports = 1;
 		snprintf(f->port[0].ifname, sizeof(f->port[0].ifname), "%s", dev);
 		return EXIT_OK;
@@ -88,7 +94,7 @@ static int first_reading(struct fc_nl *nl, const char *dev, struct fc_doc_facts 
 	f->port = calloc(f->nports ? f->nports : 1, sizeof(*f->port));
 	if (!f->port) {
 		fc_dev_list_free(&l);
-		return EXIT_FAIL;
+		return no_memory();
 	}
 	if (dev) {
 		snprintf(f->port[0].ifname, sizeof(f->port[0].ifname), "%s", dev);
@@ -212,19 +218,6 @@ static const char *duplex_name(enum fc_doc_duplex d)
 	return "unknown";
 }
 
-static void print_prios(const char *key, const char *fmt, unsigned int mask)
-{
-	char buf[FMT_LEN];
-	int i;
-
-	print_string(PRINT_FP, NULL, fmt, fmt_prio_list(buf, sizeof(buf), mask));
-	open_json_array(key);
-	for (i = 0; i < FLOWCTL_NUM_PRIOS; i++)
-		if (mask & (1u << i))
-			print_u64(PRINT_JSON, NULL, NULL, (uint64_t)i);
-	close_json_array();
-}
-
 /* The qdisc's configuration that the rules read. */
 static void print_qdisc(const struct fc_doc_facts *f, const struct fc_doc_port *p)
 {
@@ -251,8 +244,8 @@ static void print_qdisc(const struct fc_doc_facts *f, const struct fc_doc_port *
 	if (FC_HAS(d->have, FLOWCTL_A_DEV_TX))
 		print_on_off(PRINT_ANY, "tx", " tx %s", d->v[FLOWCTL_A_DEV_TX] != 0);
 	if (FC_HAS(d->have, FLOWCTL_A_DEV_PFC_PRIOS))
-		print_prios("pfc_prios", " pfc-prios %s",
-			    (unsigned int)d->v[FLOWCTL_A_DEV_PFC_PRIOS]);
+		fc_print_prios(PRINT_ANY, "pfc_prios", " pfc-prios %s",
+			       (unsigned int)d->v[FLOWCTL_A_DEV_PFC_PRIOS]);
 	if (FC_HAS(d->have, FLOWCTL_A_DEV_SPEED_MBPS))
 		print_u64_as(PRINT_ANY, "speed_mbps", " speed %s", d->v[FLOWCTL_A_DEV_SPEED_MBPS],
 			     d->v[FLOWCTL_A_DEV_SPEED_MBPS] ?
@@ -313,7 +306,7 @@ static void print_nic(const struct fc_doc_port *p)
 	}
 	print_text("; NIC PFC");
 	if (!n->dcb_pfc_err && n->have_pfc)
-		print_prios("nic_pfc_enable", " %s", n->pfc_en);
+		fc_print_prios(PRINT_ANY, "nic_pfc_enable", " %s", n->pfc_en);
 	else
 		print_text(" %s", n->dcb_pfc_err == EOPNOTSUPP ? "unsupported" :
 			   n->dcb_pfc_err ? "not read" : "not reported");
@@ -439,10 +432,8 @@ int cmd_doctor(int argc, char **argv)
 	}
 	facts.all = !dev;
 	ret = gather(dev, interval_ns, &facts);
-	if (!ret && fc_doctor_judge(&facts, &r)) {
-		fprintf(stderr, "flowctl: out of memory\n");
-		ret = EXIT_FAIL;
-	}
+	if (!ret && fc_doctor_judge(&facts, &r))
+		ret = no_memory();
 	if (!ret) {
 		fc_doctor_print(&facts, &r, interval_ns);
 		ret = fc_doctor_status(&r);

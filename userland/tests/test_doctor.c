@@ -560,6 +560,20 @@ static char *report_text(const struct fc_doc_facts *f, bool json)
 	return s;
 }
 
+/* The JSON report of R for f, into OUTDIR/name for check_json.py. */
+static void save(const char *outdir, const char *name, const struct fc_doc_facts *f)
+{
+	char path[4096], *j = report_text(f, true);
+	FILE *o;
+
+	snprintf(path, sizeof(path), "%s/%s", outdir, name);
+	o = fopen(path, "w");
+	ktap_ok(o && j && fputs(j, o) >= 0, "wrote %s", path);
+	if (o)
+		fclose(o);
+	free(j);
+}
+
 static void test_output(const char *outdir)
 {
 	static struct fc_doc_port two[2];
@@ -570,9 +584,8 @@ static void test_output(const char *outdir)
 		"malformed", "paused-by-partner", "pausing-partner", "no-qdisc",
 		"hw-pause-unsupported", "not-read",
 	};
-	char path[4096], *t, *j;
 	size_t i;
-	FILE *o;
+	char *t;
 
 	everything(&two[0], &two[1]);
 	fc_doctor_free(&R);
@@ -600,26 +613,14 @@ static void test_output(const char *outdir)
 		printf("# %s", t);
 	free(t);
 
-	j = report_text(&f, true);
-	snprintf(path, sizeof(path), "%s/doctor.json", outdir);
-	o = fopen(path, "w");
-	ktap_ok(o && j && fputs(j, o) >= 0, "wrote %s", path);
-	if (o)
-		fclose(o);
-	free(j);
+	save(outdir, "doctor.json", &f);
 
 	/* No module, no dev: the namespace's finding, no ports. */
 	f.module = false;
 	f.nports = 0;
 	fc_doctor_free(&R);
 	fc_doctor_judge(&f, &R);
-	j = report_text(&f, true);
-	snprintf(path, sizeof(path), "%s/doctor-nomodule.json", outdir);
-	o = fopen(path, "w");
-	ktap_ok(o && j && fputs(j, o) >= 0, "wrote %s", path);
-	if (o)
-		fclose(o);
-	free(j);
+	save(outdir, "doctor-nomodule.json", &f);
 }
 
 int main(int argc, char **argv)
