@@ -173,12 +173,20 @@ malformed()
 	local sp
 
 	reset_a0
-	fc "$B" send dev b0 pause 100 length 20 count 50 interval 10ms >/dev/null &
+	# 17 bytes: the pause time cut to one byte (a 20-byte PAUSE is well
+	# formed: the parser needs the 18 bytes up to the time).
+	ip netns exec "$B" "$FCTEST" raw b0 "0180c2000001$(mac_of "$B" b0 | tr -d :)88080001ff" \
+		count 300 interval-us 10000 &
 	sp=$!
-	sleep 0.1
+	# Measure once they arrive (the sender can take a while to start).
+	for _ in $(seq 60); do
+		[ "$(fc_get "$A" a0 .stats.rx_malformed)" -gt 0 ] && break
+		sleep 0.05
+	done
 	doctor "$A" dev a0 interval 0.3
-	wait $sp
-	fires malformed warning "20-byte PAUSE frames"
+	kill $sp 2>/dev/null
+	wait $sp 2>/dev/null
+	fires malformed warning "17-byte PAUSE frames"
 	has malformed fix "tcpdump -i a0"
 	doctor "$A" dev a0 interval 0.2
 	quiet malformed "nothing arrived"
