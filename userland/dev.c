@@ -35,6 +35,13 @@ bool fc_attr_uint(const struct nlattr *attr, uint64_t *v)
 	return false;
 }
 
+uint64_t fc_growth(uint64_t prev, uint64_t cur, bool have_prev, bool have_cur)
+{
+	if (!have_prev || !have_cur)
+		return 0;
+	return cur >= prev ? cur - prev : cur;
+}
+
 static int stats_cb(const struct nlattr *attr, void *data)
 {
 	struct fc_dev *d = data;

@@ -36,6 +36,12 @@ struct fc_dev {
 /* An unsigned attribute of 1, 2, 4 or 8 bytes; false for any other length. */
 bool fc_attr_uint(const struct nlattr *attr, uint64_t *v);
 
+/*
+ * How much a counter grew from one reading to the next: 0 unless both
+ * have it; a counter that went down was reset, so it counts from zero.
+ */
+uint64_t fc_growth(uint64_t prev, uint64_t cur, bool have_prev, bool have_cur);
+
 /* Parse one DEV_GET message (genetlink header included). 0 or -EINVAL. */
 int fc_dev_parse(const struct nlmsghdr *nlh, struct fc_dev *d);
 

@@ -32,6 +32,7 @@ int cmd_send(int argc, char **argv);
 int cmd_quanta(int argc, char **argv);
 int cmd_metrics(int argc, char **argv);
 int cmd_dcbx(int argc, char **argv);
+int cmd_doctor(int argc, char **argv);
 
 /* Usage text for each level; f is stdout for "help", stderr on errors. */
 void usage_main(FILE *f);
@@ -45,6 +46,7 @@ void usage_send(FILE *f);
 void usage_quanta(FILE *f);
 void usage_metrics(FILE *f);
 void usage_dcbx(FILE *f);
+void usage_doctor(FILE *f);
 
 /* Usage errors: print the reason and the usage to stderr; return EXIT_USAGE. */
 int what_is(const char *word, void (*usage)(FILE *));
@@ -65,9 +67,10 @@ int missing_value(const char *keyword, const char *expected);
 int bad_value(const char *keyword, const char *arg, int err,
 	      const char *expected);
 /*
- * "[dev DEV] [interval TIME] [count N] | help" of watch and sample: -1 when
- * the words parsed (the outputs set only for words given), else the exit
- * status to return (help printed, or a usage error reported).
+ * "[dev DEV] [interval TIME] [count N] | help" of watch and sample (count
+ * NULL: no count word, as doctor): -1 when the words parsed (the outputs
+ * set only for words given), else the exit status to return (help
+ * printed, or a usage error reported).
  */
 int parse_periodic(int argc, char **argv, const char *cmd,
 		   void (*usage)(FILE *),

@@ -21,7 +21,7 @@ void usage_main(FILE *f)
 		"       flowctl [ OPTIONS ] COMMAND help\n"
 		"       flowctl help [ COMMAND ]\n"
 		"COMMAND := { show | set | stats | watch | sample | monitor | send |\n"
-		"            metrics | quanta | dcbx | help }\n"
+		"            metrics | quanta | dcbx | doctor | help }\n"
 		"OPTIONS := { -j[son] | -p[retty] | -s[tatistics] | -n[etns] NETNS |\n"
 		"             -V[ersion] | -h[elp] }\n"
 		"\n"
@@ -35,6 +35,7 @@ void usage_main(FILE *f)
 		"  metrics  every counter and state in Prometheus' text format\n"
 		"  quanta   convert pause quanta to time and back\n"
 		"  dcbx     the DCBX agent of a port: advertise, read, adopt (LLDP)\n"
+		"  doctor   look for the pitfalls of PAUSE/PFC on a port: findings and fixes\n"
 		"\n"
 		"  -j  JSON output          -p  pretty JSON (implies -j)\n"
 		"  -s  include counters     -n  run in network namespace NETNS\n"
@@ -42,7 +43,8 @@ void usage_main(FILE *f)
 		"\n"
 		"rx = received PAUSE: " FC_RX_MEANS ";\n"
 		"tx = sent PAUSE: " FC_TX_MEANS ".\n"
-		"Exit status: 0 success, 1 the kernel or the system refused, 2 usage error.\n");
+		"Exit status: 0 success, 1 the kernel or the system refused, 2 usage error;\n"
+		"doctor: 3 when it found an error or a warning.\n");
 }
 
 static int switch_netns(const char *name)
@@ -95,6 +97,7 @@ static const struct {
 	{ "metrics", cmd_metrics, usage_metrics },
 	{ "quanta", cmd_quanta, usage_quanta },
 	{ "dcbx", cmd_dcbx, usage_dcbx },
+	{ "doctor", cmd_doctor, usage_doctor },
 	{ "help", NULL, usage_main },
 };
 

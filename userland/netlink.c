@@ -163,17 +163,24 @@ int fc_nl_talk(struct fc_nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb,
 	return 0;
 }
 
-static struct nlmsghdr *nl_req(struct fc_nl *nl, uint16_t type, uint8_t cmd,
-			       uint8_t version, uint16_t flags)
+struct nlmsghdr *fc_nl_msg(struct fc_nl *nl, uint16_t type, uint16_t flags)
 {
 	struct nlmsghdr *nlh;
-	struct genlmsghdr *genl;
 
 	memset(nl->tx, 0, sizeof(nl->tx));
 	nlh = mnl_nlmsg_put_header(nl->tx);
 	nlh->nlmsg_type = type;
 	nlh->nlmsg_flags = NLM_F_REQUEST | flags;
 	nlh->nlmsg_seq = ++nl->seq;
+	return nlh;
+}
+
+static struct nlmsghdr *nl_req(struct fc_nl *nl, uint16_t type, uint8_t cmd,
+			       uint8_t version, uint16_t flags)
+{
+	struct nlmsghdr *nlh = fc_nl_msg(nl, type, flags);
+	struct genlmsghdr *genl;
+
 	genl = mnl_nlmsg_put_extra_header(nlh, sizeof(*genl));
 	genl->cmd = cmd;
 	genl->version = version;
@@ -183,6 +190,12 @@ static struct nlmsghdr *nl_req(struct fc_nl *nl, uint16_t type, uint8_t cmd,
 struct nlmsghdr *fc_nl_req(struct fc_nl *nl, uint8_t cmd, uint16_t flags)
 {
 	return nl_req(nl, nl->family, cmd, FLOWCTL_FAMILY_VERSION, flags);
+}
+
+struct nlmsghdr *fc_nl_genl_req(struct fc_nl *nl, uint8_t cmd, uint8_t version,
+				uint16_t flags)
+{
+	return nl_req(nl, nl->family, cmd, version, flags);
 }
 
 void fc_nl_put_dev(struct nlmsghdr *nlh, const char *dev)
@@ -242,10 +255,9 @@ static int family_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
-int fc_nl_open(struct fc_nl *nl)
+int fc_nl_open_bus(struct fc_nl *nl, int bus)
 {
-	struct nlmsghdr *nlh;
-	int one = 1, err;
+	int one = 1;
 
 	memset(nl, 0, sizeof(*nl));
 	fc_nl_reset_status(nl);
@@ -254,9 +266,9 @@ int fc_nl_open(struct fc_nl *nl)
 		perror("flowctl: malloc");
 		return EXIT_FAIL;
 	}
-	nl->sock = mnl_socket_open(NETLINK_GENERIC);
+	nl->sock = mnl_socket_open(bus);
 	if (!nl->sock) {
-		perror("flowctl: cannot open a generic netlink socket");
+		perror("flowctl: cannot open a netlink socket");
 		return EXIT_FAIL;
 	}
 	if (mnl_socket_bind(nl->sock, 0, MNL_SOCKET_AUTOPID) < 0) {
@@ -268,11 +280,28 @@ int fc_nl_open(struct fc_nl *nl)
 	/* Best effort: kernels before 4.12 have no extended ACK. */
 	mnl_socket_setsockopt(nl->sock, NETLINK_EXT_ACK, &one, sizeof(one));
 	mnl_socket_setsockopt(nl->sock, NETLINK_CAP_ACK, &one, sizeof(one));
+	return EXIT_OK;
+}
 
+int fc_nl_resolve(struct fc_nl *nl, const char *name)
+{
+	struct nlmsghdr *nlh;
+	int err;
+
+	nl->family = 0;
+	nl->version = 0;
+	nl->events_grp = 0;
 	nlh = nl_req(nl, GENL_ID_CTRL, CTRL_CMD_GETFAMILY, 1, NLM_F_ACK);
-	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, FLOWCTL_FAMILY_NAME);
+	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, name);
 	err = fc_nl_talk(nl, nlh, family_cb, nl);
-	if (err == -ENOENT || (!err && !nl->family)) {
+	if (!err && !nl->family)
+		err = -ENOENT;
+	return err;
+}
+
+int fc_nl_family_said(const struct fc_nl *nl, int err)
+{
+	if (err == -ENOENT) {
 		fprintf(stderr, "flowctl module not loaded (modprobe flowctl)\n");
 		return EXIT_FAIL;
 	}
@@ -286,6 +315,15 @@ int fc_nl_open(struct fc_nl *nl)
 			"Warning: the kernel speaks flowctl netlink version %u, this tool version %d\n",
 			nl->version, FLOWCTL_FAMILY_VERSION);
 	return EXIT_OK;
+}
+
+int fc_nl_open(struct fc_nl *nl)
+{
+	int ret = fc_nl_open_bus(nl, NETLINK_GENERIC);
+
+	if (ret)
+		return ret;
+	return fc_nl_family_said(nl, fc_nl_resolve(nl, FLOWCTL_FAMILY_NAME));
 }
 
 void fc_nl_close(struct fc_nl *nl)

@@ -36,9 +36,26 @@ struct fc_nl {
 /* Open, bind and resolve the family. Prints why on failure: exit code. */
 int fc_nl_open(struct fc_nl *nl);
 void fc_nl_close(struct fc_nl *nl);
+/*
+ * The steps of fc_nl_open, for other families and buses. fc_nl_open_bus
+ * opens and binds a socket of bus (NETLINK_GENERIC, NETLINK_ROUTE) and
+ * says why it could not: exit code (fc_nl_close either way).
+ * fc_nl_resolve looks a generic netlink family up by name, quietly: 0, or
+ * -ENOENT when the kernel has no such family, or another -errno.
+ * fc_nl_family_said tells the user what fc_nl_resolve's err means for the
+ * flowctl family (module not loaded, another version): exit code.
+ */
+int fc_nl_open_bus(struct fc_nl *nl, int bus);
+int fc_nl_resolve(struct fc_nl *nl, const char *name);
+int fc_nl_family_said(const struct fc_nl *nl, int err);
 
 /* Start a request for a flowctl command in nl->tx; NLM_F_REQUEST is added. */
 struct nlmsghdr *fc_nl_req(struct fc_nl *nl, uint8_t cmd, uint16_t flags);
+/* The same for the family fc_nl_resolve found, at its version. */
+struct nlmsghdr *fc_nl_genl_req(struct fc_nl *nl, uint8_t cmd, uint8_t version,
+				uint16_t flags);
+/* A bare request of any message type (the caller adds its header). */
+struct nlmsghdr *fc_nl_msg(struct fc_nl *nl, uint16_t type, uint16_t flags);
 /* Put the device: its name (the kernel looks it up in our namespace). */
 void fc_nl_put_dev(struct nlmsghdr *nlh, const char *dev);
 

@@ -14,6 +14,7 @@
 #define EXIT_OK		0
 #define EXIT_FAIL	1	/* the kernel or the system said no */
 #define EXIT_USAGE	2	/* the command line is wrong */
+#define EXIT_FOUND	3	/* doctor found an error or a warning */
 
 bool matches(const char *arg, const char *word);	/* exact */
 /*

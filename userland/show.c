@@ -51,6 +51,22 @@ const char *fc_speed_source_name(uint64_t src)
 	return NULL;
 }
 
+void fc_print_prios(enum output_type t, const char *key, const char *fmt,
+		    unsigned int mask)
+{
+	char buf[FMT_LEN];
+	int i;
+
+	print_string(t & PRINT_FP, NULL, fmt, fmt_prio_list(buf, sizeof(buf), mask));
+	if (!(t & PRINT_JSON))
+		return;
+	open_json_array(key);
+	for (i = 0; i < FLOWCTL_NUM_PRIOS; i++)
+		if (mask & (1u << i))
+			print_u64(PRINT_JSON, NULL, NULL, (uint64_t)i);
+	close_json_array();
+}
+
 /* Print only what the kernel sent: absent attributes print nothing. */
 static void dev_u64(const struct fc_dev *d, int attr, enum output_type t,
 		    const char *key, const char *fmt)
@@ -117,18 +133,9 @@ static void print_config(const struct fc_dev *d, enum output_type t)
 	dev_enum(d, FLOWCTL_A_DEV_MODE, t, "mode", " mode %s", fc_mode_name);
 	dev_on_off(d, FLOWCTL_A_DEV_RX, t, "rx", " rx %s");
 	dev_on_off(d, FLOWCTL_A_DEV_TX, t, "tx", " tx %s");
-	if (FC_HAS(d->have, FLOWCTL_A_DEV_PFC_PRIOS)) {
-		v = d->v[FLOWCTL_A_DEV_PFC_PRIOS];
-		print_string(t & PRINT_FP, NULL, " pfc-prios %s",
-			     fmt_prio_list(buf, sizeof(buf), (unsigned int)v));
-		if (t & PRINT_JSON) {
-			open_json_array("pfc_prios");
-			for (i = 0; i < FLOWCTL_NUM_PRIOS; i++)
-				if (v & (1u << i))
-					print_u64(PRINT_JSON, NULL, NULL, (uint64_t)i);
-			close_json_array();
-		}
-	}
+	if (FC_HAS(d->have, FLOWCTL_A_DEV_PFC_PRIOS))
+		fc_print_prios(t, "pfc_prios", " pfc-prios %s",
+			       (unsigned int)d->v[FLOWCTL_A_DEV_PFC_PRIOS]);
 	dev_enum(d, FLOWCTL_A_DEV_TRUST, t, "trust", " trust %s", fc_trust_name);
 
 	if (FC_HAS(d->have, FLOWCTL_A_DEV_SPEED_MBPS)) {

@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "dev.h"
+#include "print.h"
 
 /* What to print of a port. JSON from "show" always asks for everything. */
 #define FC_SHOW_CONFIG		0x1	/* mode, rx, tx, thresholds ... */
@@ -29,6 +30,10 @@ int fc_show_run(const char *dev, unsigned int what);
  */
 int fc_parse_dev_opt(int argc, char **argv, const char *cmd, const char **dev,
 		     void (*usage)(FILE *), bool *helped);
+
+/* Priorities of a mask: "0,3-5" in text, an array of numbers in JSON. */
+void fc_print_prios(enum output_type t, const char *key, const char *fmt,
+		    unsigned int mask);
 
 const char *fc_mode_name(uint64_t mode);
 const char *fc_trust_name(uint64_t trust);

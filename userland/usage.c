@@ -129,9 +129,14 @@ int parse_periodic(int argc, char **argv, const char *cmd,
 		   const char *interval_hint, const char *count_hint,
 		   const char **dev, uint64_t *interval_ns, uint64_t *count)
 {
-	static const char *const words[] = {
+	static const char *const with_count[] = {
 		"dev", "interval", "count", "help", NULL,
 	};
+	static const char *const without_count[] = {
+		"dev", "interval", "help", NULL,
+	};
+	const char *const *words = count ? with_count : without_count;
+	const char *w;
 	uint64_t v;
 	int err, k;
 
@@ -139,18 +144,19 @@ int parse_periodic(int argc, char **argv, const char *cmd,
 		k = parse_keyword(argv[0], words);
 		if (k < 0)
 			return bad_keyword(argv[0], words, k, cmd);
-		if (k == 3) {
+		w = words[k];
+		if (matches(w, "help")) {
 			usage(stdout);
 			return EXIT_OK;
 		}
 		if (argc < 2)
-			return missing_value(words[k], k == 0 ? "a device name" :
-					     k == 1 ? interval_hint : count_hint);
-		if (k == 0) {
+			return missing_value(w, matches(w, "dev") ? "a device name" :
+					     matches(w, "interval") ? interval_hint : count_hint);
+		if (matches(w, "dev")) {
 			if (fc_check_dev_name(argv[1]))
 				return EXIT_USAGE;
 			*dev = argv[1];
-		} else if (k == 1) {
+		} else if (matches(w, "interval")) {
 			err = parse_time(argv[1], 1000000000ULL, 3600000000000ULL, &v);
 			if (!err && v < 10000000ULL)
 				err = -ERANGE;

@@ -128,14 +128,6 @@ static void take_sample(const struct fc_dev *d, struct sample *s)
 	}
 }
 
-/* A counter that went down was reset: count from zero. */
-static uint64_t growth(uint64_t prev, uint64_t cur, bool have_prev, bool have_cur)
-{
-	if (!have_prev || !have_cur)
-		return 0;
-	return cur >= prev ? cur - prev : cur;
-}
-
 static int push(struct series *s, uint64_t d)
 {
 	if (s->n == s->cap) {
@@ -172,7 +164,7 @@ static void print_sample(const struct sample *prev, const struct sample *cur)
 	int i;
 
 	for (i = 0; i < NSERIES; i++)
-		d[i] = growth(prev->v[i], cur->v[i], prev->have[i], cur->have[i]);
+		d[i] = fc_growth(prev->v[i], cur->v[i], prev->have[i], cur->have[i]);
 
 	open_json_object(NULL);
 	print_string(PRINT_JSON, "time", NULL, fmt_wall(t, sizeof(t), true));
@@ -189,7 +181,7 @@ static void print_sample(const struct sample *prev, const struct sample *cur)
 	open_json_array("prio");
 	for (i = 0; i < FLOWCTL_NUM_PRIOS; i++) {
 		int k = PORT_SERIES + 2 * i;
-		uint64_t paused = growth(prev->paused_ns[i], cur->paused_ns[i],
+		uint64_t paused = fc_growth(prev->paused_ns[i], cur->paused_ns[i],
 					 prev->have_paused[i],
 					 cur->have_paused[i]);
 
@@ -353,7 +345,7 @@ int fc_watch_run(const char *dev, uint64_t interval_ns, uint64_t count,
 		take_sample(d, &cur);
 		print_sample(&prev, &cur);
 		for (i = 0; i < NSERIES; i++)
-			if (push(&series[i], growth(prev.v[i], cur.v[i],
+			if (push(&series[i], fc_growth(prev.v[i], cur.v[i],
 						    prev.have[i], cur.have[i]))) {
 				fprintf(stderr, "flowctl: out of memory\n");
 				watch_stop = 1;

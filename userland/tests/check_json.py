@@ -5,8 +5,9 @@
 usage: check_json.py OUTDIR FLOWCTL
 
 OUTDIR holds what test_json wrote (show.json, show-pretty.json, stats.json,
-empty.json, events.jsonl) for synthetic kernel replies; FLOWCTL is the
-binary, run for the commands that need no kernel module (quanta).
+empty.json, events.jsonl) for synthetic kernel replies, and test_doctor
+(doctor.json, doctor-nomodule.json) for synthetic facts; FLOWCTL is the
+binary, run for the commands that need no kernel module (quanta, doctor).
 """
 import json
 import os
@@ -255,6 +256,98 @@ def check_send(out):
        "send -j: values", j)
 
 
+DOCTOR_KEYS = {"interval_ns", "elapsed_ns", "ports", "findings", "errors", "warnings", "infos"}
+DOCTOR_PORT_TYPES = {
+    "ifname": str, "qdisc": bool, "mode": str, "rx": bool, "tx": bool, "pfc_prios": list,
+    "speed_mbps": int, "speed_source": str, "link_speed_mbps": int, "link_duplex": str,
+    "link_autoneg": bool, "mac_pause_autoneg": bool, "mac_pause_rx": bool, "mac_pause_tx": bool,
+    "mac_rx_pause_frames": int, "mac_tx_pause_frames": int, "rx_all": bool, "rx_all_fixed": bool,
+    "nic_pfc_enable": list, "dcbx_lld_managed": bool, "unsupported": list,
+}
+DOCTOR_FINDING_TYPES = {"id": str, "severity": str, "ifname": str, "meaning": str,
+                        "measured": str, "fix": str}
+DOCTOR_IDS = {"no-module", "no-ports", "no-qdisc", "hw-pause-on", "hw-pause-unsupported",
+              "mac-consumes-pause", "rx-all-off", "nic-pfc", "nic-dcbx-firmware", "half-duplex",
+              "speed-mismatch", "no-speed", "partner-ignored", "rx-ignored", "pause-storm",
+              "malformed", "paused-by-partner", "pausing-partner", "not-read"}
+
+
+def doctor_shape(d, what):
+    """The keys and types of one doctor -j document; the problems found."""
+    bad = []
+    if not isinstance(d, dict) or not set(d) <= DOCTOR_KEYS or \
+            not {"interval_ns", "ports", "findings", "errors", "warnings", "infos"} <= set(d):
+        return [f"{what}: top level {sorted(d) if isinstance(d, dict) else d}"]
+    for p in d["ports"]:
+        bad += [f"{what}: port key {k}" for k in p
+                if k not in DOCTOR_PORT_TYPES or not type_ok(p[k], DOCTOR_PORT_TYPES[k])]
+        if "ifname" not in p or "unsupported" not in p:
+            bad.append(f"{what}: port without ifname or unsupported")
+    sev = {"error": 2, "warning": 1, "info": 0}
+    for f in d["findings"]:
+        bad += [f"{what}: finding key {k}" for k in f
+                if k not in DOCTOR_FINDING_TYPES or not type_ok(f[k], DOCTOR_FINDING_TYPES[k])]
+        if f.get("id") not in DOCTOR_IDS or f.get("severity") not in sev or \
+                not {"id", "severity", "meaning", "measured"} <= set(f):
+            bad.append(f"{what}: finding {f}")
+    order = [sev.get(f.get("severity"), -1) for f in d["findings"]]
+    if order != sorted(order, reverse=True):
+        bad.append(f"{what}: findings not errors first")
+    counts = [sum(1 for f in d["findings"] if f.get("severity") == k)
+              for k in ("error", "warning", "info")]
+    if counts != [d["errors"], d["warnings"], d["infos"]]:
+        bad.append(f"{what}: counts {counts}")
+    return bad
+
+
+def check_doctor(out):
+    d = load(os.path.join(out, "doctor.json"))
+    ok(not doctor_shape(d, "doctor.json"), "doctor -j: the documented keys, with their types",
+       doctor_shape(d, "doctor.json"))
+    ok(set(d) == DOCTOR_KEYS, "doctor -j: every top-level key when measured", sorted(d))
+    ok(set(d["ports"][0]) == set(DOCTOR_PORT_TYPES),
+       "doctor -j: a port with a qdisc and a driver that answers has every port key",
+       sorted(set(d["ports"][0]) ^ set(DOCTOR_PORT_TYPES)))
+    ok(d["ports"][1] == {"ifname": "dummy0", "qdisc": False, "unsupported": [
+        "ETHTOOL_MSG_LINKMODES_GET", "ETHTOOL_MSG_PAUSE_GET", "DCB_CMD_IEEE_GET",
+        "DCB_CMD_GDCBX"]}, "doctor -j: a port without qdisc, what the driver has none of",
+       d["ports"][1])
+    f = {x["id"]: x for x in d["findings"]}
+    ok(f["partner-ignored"]["severity"] == "error" and f["partner-ignored"]["ifname"] == "veth0"
+       and "partner_ignored +100" in f["partner-ignored"]["measured"],
+       "doctor -j: partner-ignored, its device and numbers", f.get("partner-ignored"))
+    ok("fix" not in f["hw-pause-unsupported"] and f["no-qdisc"]["fix"] ==
+       "tc qdisc add dev dummy0 root flowctl", "doctor -j: fix absent or a command")
+    ok(d["ports"][0]["nic_pfc_enable"] == [3] and d["ports"][0]["mac_rx_pause_frames"] == 9,
+       "doctor -j: nic_pfc_enable, the MAC's counter growth")
+    n = load(os.path.join(out, "doctor-nomodule.json"))
+    ok(n["ports"] == [] and [x["id"] for x in n["findings"]] == ["no-module"] and
+       "ifname" not in n["findings"][0] and "elapsed_ns" not in n,
+       "doctor -j without the module nor dev: no-module of the namespace", n)
+
+
+def check_doctor_run(flowctl):
+    """doctor -j on this host: whatever it finds, the shape holds."""
+    docs = []
+    for args in (["-j", "doctor", "interval", "0.01"],
+                 ["-p", "doctor", "dev", "lo", "interval", "0.01"]):
+        rc, out, err = run(flowctl, *args)
+        try:
+            d = json.loads(out)
+        except ValueError:
+            d = None
+        ok(rc in (0, 3) and d is not None and not doctor_shape(d, " ".join(args)) and
+           (rc == 3) == bool(d["errors"] or d["warnings"]),
+           f"flowctl {' '.join(args)}: exit {rc}, the documented shape",
+           (doctor_shape(d, "run") if d is not None else out) or err)
+        if d is not None:
+            docs.append(d)
+    if docs and any(f["id"] == "no-module" for f in docs[0]["findings"]):
+        ok(docs[0]["findings"][0]["id"] == "no-module" and docs[0]["ports"] == [],
+           "doctor -j without the module: no-module, no port")
+    return docs
+
+
 def run(flowctl, *args):
     p = subprocess.run([flowctl, *args], capture_output=True, text=True)
     return p.returncode, p.stdout, p.stderr
@@ -326,16 +419,17 @@ def man_json_words(path):
 
 # Bold words of the JSON section that are commands, not keys.
 MAN_COMMANDS = {"show", "stats", "watch", "monitor", "send", "quanta", "sample", "top",
-                "level", "dcbx"}
+                "level", "dcbx", "doctor"}
 
 
-def check_man(out, quanta_docs, man):
+def check_man(out, run_docs, man):
     docs = [load(os.path.join(out, n)) for n in ("show.json", "stats.json", "watch.json",
-                                                 "send.json")]
+                                                 "send.json", "doctor.json",
+                                                 "doctor-nomodule.json")]
     for n in ("events.jsonl", "entries.jsonl", "sample.jsonl", "dcbx.jsonl"):
         with open(os.path.join(out, n)) as f:
             docs += [json.loads(line) for line in f.read().splitlines() if line]
-    docs += quanta_docs
+    docs += run_docs
     acc = {}
     for d in docs:
         keys_of(d, acc)
@@ -357,20 +451,24 @@ def main():
     print("TAP version 13")
     print("# flowctl JSON shape (python3 json)")
     for check in (check_show, check_stats, check_events, check_watch, check_sample,
-                  check_send, check_dcbx):
+                  check_send, check_dcbx, check_doctor):
         try:
             check(out)
         except (KeyError, IndexError, ValueError, OSError, TypeError) as e:
             ok(False, f"{check.__name__}: {type(e).__name__}: {e}")
-    quanta_docs = []
+    run_docs = []
     try:
-        quanta_docs = check_quanta(flowctl)
+        run_docs = check_quanta(flowctl)
     except (KeyError, IndexError, ValueError, OSError, TypeError) as e:
         ok(False, f"check_quanta: {type(e).__name__}: {e}")
+    try:
+        run_docs += check_doctor_run(flowctl)
+    except (KeyError, IndexError, ValueError, OSError, TypeError) as e:
+        ok(False, f"check_doctor_run: {type(e).__name__}: {e}")
     man = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
                        "Documentation", "flowctl.8")
     try:
-        check_man(out, quanta_docs, man)
+        check_man(out, run_docs, man)
     except (KeyError, IndexError, ValueError, OSError, TypeError) as e:
         ok(False, f"check_man: {type(e).__name__}: {e}")
     print(f"1..{n}")

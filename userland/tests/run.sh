@@ -23,6 +23,7 @@ suites=(
 	"watch|tests/test_watch $outdir"
 	"metrics|tests/test_metrics $outdir"
 	"promtool|bash tests/test_promtool.sh $outdir"
+	"doctor|tests/test_doctor $outdir"
 	"json|$PYTHON tests/check_json.py $outdir ./flowctl"
 	"scapy+tshark|$PYTHON tests/test_scapy.py tests/framedump"
 	"dcbx|$PYTHON tests/test_dcbx.py tests/dcbxdump"
@@ -31,6 +32,7 @@ suites=(
 	"completion|bash tests/test_completion.sh ./flowctl"
 	"systemd|bash tests/test_systemd.sh ."
 	"tc plugin|bash tests/test_tc_plugin.sh ."
+	"doctor on veth|env PYTHON=$PYTHON bash tests/test_doctor.sh ."
 )
 
 echo "TAP version 13"

@@ -48,7 +48,7 @@ expect 0 "$out" 'Exit status: 0 success, 1' "help documents exit codes" -- help
 expect 0 "$out" 'the partner is congested and paused us' "help says what rx means" -- help
 expect 2 "$err" '^Usage: flowctl' "no command: usage" --
 expect 2 "$err" '^What is "frob"?' "an unknown command" -- frob
-expect 2 "$err" 'Expected show, set, stats, watch, sample, monitor, send, metrics, quanta, dcbx or help\.' "an unknown command: the commands" -- frob
+expect 2 "$err" 'Expected show, set, stats, watch, sample, monitor, send, metrics, quanta, dcbx, doctor or help\.' "an unknown command: the commands" -- frob
 expect 2 "$err" '^Try "flowctl help"\.$' "an unknown command: the help command" -- frob
 run frob
 ! grep -q 'COMMAND := ' "$err"
@@ -72,7 +72,7 @@ expect 2 "$err" 'What is "frob"? Expected dev, reset or help' "stats: the words 
 expect 2 "$err" 'Option "-x" is unknown' "an unknown option" -- -x show
 expect 2 "$err" 'needs a network namespace' "-n without a name" -- -n
 
-for cmd in show set stats watch sample monitor send quanta dcbx; do
+for cmd in show set stats watch sample monitor send quanta dcbx doctor; do
 	expect 0 "$out" "^Usage: flowctl.* $cmd" "$cmd help" -- "$cmd" help
 done
 expect 0 "$out" 'reset dev DEV' "stats help shows reset" -- stats help
@@ -114,6 +114,29 @@ expect 2 "$err" 'Command line is not complete' "quanta: nothing" -- quanta
 expect 2 "$err" "Error: dcbx needs dev DEV" "dcbx: no dev" -- dcbx willing on
 expect 2 "$err" 'invalid willing "maybe"' "dcbx: willing on or off" -- dcbx dev x willing maybe
 expect 2 "$err" 'interval "0.5" is out of range' "dcbx: interval at least 1 s" -- dcbx dev x interval 0.5
+expect 0 "$out" '^Usage: flowctl.* doctor' "help doctor" -- help doctor
+expect 0 "$out" '^Usage: flowctl.* doctor' "doctor --help" -- doctor --help
+expect 0 "$out" 'Exit status: 0 nothing of severity error or warning' "do help: a prefix; doctor's exit status" -- do help
+expect 2 "$err" 'did you mean dcbx or doctor?' "d: dcbx or doctor" -- d
+expect 2 "$err" 'What is "frob"? Expected dev, interval or help\.' "doctor: the words it takes" -- doctor frob
+expect 2 "$err" 'What is "count"?' "doctor: no count" -- doctor count 3
+expect 2 "$err" 'Try "flowctl doctor help"' "doctor: an unknown word names doctor's help" -- doctor frob
+expect 2 "$err" 'interval "0.001" is out of range' "doctor: interval bound" -- doctor interval 0.001
+expect 2 "$err" 'invalid interval "soon"' "doctor: a bad interval" -- doctor interval soon
+expect 2 "$err" 'dev needs a value: a device name' "doctor: dev without a name" -- doctor dev
+expect 1 "$err" '^no such device flowctl-none$' "doctor: a missing device" -- doctor dev flowctl-none
+# doctor: without the module it says so and exits 3; with it, 0 or 3.
+run doctor int 0.01
+if grep -q 'no-module' "$out"; then
+	[ "$rc" -eq 3 ] && grep -q '^error    no-module: ' "$out" && grep -q '^         fix: modprobe flowctl$' "$out"
+	ok $? "doctor without the module: no-module, modprobe, exit 3"
+else
+	[ "$rc" -eq 0 ] || [ "$rc" -eq 3 ]
+	ok $? "doctor with the module: exit 0 or 3"
+fi
+run doctor dev lo interval 0.01
+! grep -q measuring "$out"
+ok $? "doctor: progress goes to stderr, not stdout"
 
 # show and stats: either the module answers, or we are told it is not loaded.
 run show

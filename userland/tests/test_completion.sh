@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # The bash completion (completion/flowctl) driven as bash would drive it,
 # with a stand-in flowctl on PATH for the port names; and kept in step
-# with the CLI: its commands are those "flowctl help" lists, its set and
-# send keywords those their help texts name.
+# with the CLI: its commands are those "flowctl help" lists, its set,
+# send and doctor keywords those their help texts name.
 #
 # usage: test_completion.sh FLOWCTL
 real=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
@@ -60,7 +60,7 @@ check()
 	fi
 }
 
-check "flowctl " show set stats watch sample monitor send metrics quanta dcbx help
+check "flowctl " show set stats watch sample monitor send metrics quanta dcbx doctor help
 check "flowctl me" metrics -- monitor show
 check "flowctl -" -j -p -s -n -V -h
 check "flowctl -s show dev " a0 b0
@@ -77,6 +77,11 @@ check "flowctl stats reset " dev -- reset
 check "flowctl send dev " lo
 check "flowctl send dev lo " pause xon pfc count interval
 check "flowctl quanta 1000 " speed
+check "flowctl do" doctor -- dcbx
+check "flowctl doctor " dev interval help
+check "flowctl doctor dev " lo
+check "flowctl doctor dev lo " interval -- dev count
+check "flowctl doctor dev lo interval 1 " -- dev interval
 
 # In step with the CLI.
 n=$((n + 1))
@@ -88,7 +93,7 @@ else
 	echo "not ok $n - flowctl help: '$cmds'; completion: '$mine'"
 	fail=1
 fi
-for c in set send; do
+for c in set send doctor; do
 	n=$((n + 1))
 	# Every keyword the completion offers after "dev X" appears in the help.
 	kw=$(comp "flowctl $c dev lo " | xargs -n1 | grep -v '^help$')
