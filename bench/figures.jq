@@ -50,16 +50,26 @@ def figures:
     (.icount // empty |
       costs("1i forwarding, icount: frames per 10^9 guest instructions";
             "2i ingress, icount: frames per 10^9 guest instructions"; "icount/"; "/Ginsn")),
-    (.pause_accuracy // empty | select(.times) |
-      (.times[] |
+    (.pause_accuracy // empty | select(.times) | (.speed_mbps // 100) as $s0 |
+      (.times[] | (.speed_mbps // $s0) as $s |
         { group: "3 pause accuracy (gap at the partner - requested)",
-          key: "pause/\(.quanta)/median",
-          label: "\(.requested_ns | us) us requested: median error (\(.samples))",
+          key: "pause/\($s)/\(.quanta)/median",
+          label: "\(.requested_ns | us) us (\(.quanta) quanta at \($s) Mb/s): median error (\(.samples))",
           value: (.median_error_ns | us), unit: "us" },
+        (select(.median_error_share) |
+          { group: "3 pause accuracy (gap at the partner - requested)",
+            key: "pause/\($s)/\(.quanta)/median_share",
+            label: "\(.requested_ns | us) us: median error / requested",
+            value: (.median_error_share | pct), unit: "%" }),
         { group: "3 pause accuracy (gap at the partner - requested)",
-          key: "pause/\(.quanta)/worst",
-          label: "\(.requested_ns | us) us requested: worst error",
-          value: (.worst_error_ns | us), unit: "us" }),
+          key: "pause/\($s)/\(.quanta)/worst",
+          label: "\(.requested_ns | us) us: worst error",
+          value: (.worst_error_ns | us), unit: "us" },
+        (select(.worst_error_share) |
+          { group: "3 pause accuracy (gap at the partner - requested)",
+            key: "pause/\($s)/\(.quanta)/worst_share",
+            label: "\(.requested_ns | us) us: worst error / requested",
+            value: (.worst_error_share | pct), unit: "%" })),
       { group: "3 pause accuracy (gap at the partner - requested)", key: "pause/spacing",
         label: "resolution: median datagram spacing", value: (.datagram_spacing_ns | us), unit: "us" }),
     (.reaction // empty | select(.frames) |
@@ -68,7 +78,12 @@ def figures:
       { group: "4 reaction", key: "reaction/gate/median",
         label: "frame arrival -> gate closed: median", value: (.arrival_to_gate_ns.median | us), unit: "us" },
       { group: "4 reaction", key: "reaction/gate/worst",
-        label: "frame arrival -> gate closed: worst", value: (.arrival_to_gate_ns.worst | us), unit: "us" }),
+        label: "frame arrival -> gate closed: worst", value: (.arrival_to_gate_ns.worst | us), unit: "us" },
+      (.xon_arrival_to_gate_open_ns // empty | select(.median) |
+        { group: "4 reaction", key: "reaction/xon/median",
+          label: "XON arrival -> gate open: median (\(.matched) XON)", value: (.median | us), unit: "us" },
+        { group: "4 reaction", key: "reaction/xon/worst",
+          label: "XON arrival -> gate open: worst", value: (.worst | us), unit: "us" })),
     (.lossless // empty | select(.runs) |
       (.runs[] | . as $r |
         { group: "5 lossless (bottleneck 20 Mb/s; tx off is the peer)",
@@ -93,6 +108,9 @@ def figures:
         { group: "6 scale (per port; pfifo_fast is the peer)", key: "scale/\(.ports)/\(.qdisc)/dump",
           label: "\(.ports) ports, \(.qdisc): full netlink dump (\(if .qdisc == "flowctl" then "DEV_GET" else "RTM_GETQDISC" end))",
           value: (.dump_us / 1000 | . * 100 | round / 100), unit: "ms" },
+        (select(.dump_bytes) |
+          { group: "6 scale (per port; pfifo_fast is the peer)", key: "scale/\(.ports)/\(.qdisc)/dump_bytes",
+            label: "\(.ports) ports, \(.qdisc): bytes that dump carried", value: .dump_bytes, unit: "B" }),
         { group: "6 scale (per port; pfifo_fast is the peer)", key: "scale/\(.ports)/\(.qdisc)/pause",
           label: "\(.ports) ports, \(.qdisc): PAUSE frames absorbed", value: .pause_frames_per_s, unit: "/s" }),
     (.scale // empty | select(.teardown) | .teardown[] |

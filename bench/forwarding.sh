@@ -256,7 +256,8 @@ done
 
 # Where the time goes, for the locked peer, pfifo_fast and flowctl.
 PROFILED=("pfifo_fast" "prio" "flowctl" "flowctl tx on")
-if command -v perf >/dev/null 2>&1; then
+# scripts/bench asks for them in the -icount VM only (FLOWCTL_BENCH_PROFILE).
+if [ "${FLOWCTL_BENCH_PROFILE:-0}" = 1 ] && command -v perf >/dev/null 2>&1; then
 	progress "profiles: ${PROFILED[*]} (perf, 1 s each)"
 	pg_senders 60 1
 	for q in "${PROFILED[@]}"; do

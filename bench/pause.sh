@@ -8,7 +8,7 @@
 #   | fctest send: UDP, 60 B frames,  |      | fcbench stamps: the receive  |
 #   |  one every 20 us asked          |      |  timestamp of every datagram |
 #   | a0 198.18.0.1  flowctl root     |======|                              |
-#   |    speed 100 (5.12 us/quantum)  | veth | fcbench pause: PAUSE frames, |
+#   |    speed 1000, 100, 10 in turn  | veth | fcbench pause: PAUSE frames, |
 #   | flowctl -j monitor: pause-start |      |  each one's departure time   |
 #   +---------------------------------+      +------------------------------+
 #
@@ -34,8 +34,10 @@ need_cmd jq ip tc flowctl
 need_file "$FCBENCH" bench
 need_file "$FCTEST" selftests
 
-SPEED=100
-QUANTA="20 195 1953 19531"	# 102.4 us, 998.4 us, 10.0 ms, 100.0 ms
+# Pause times from 0.1 ms to 3.4 s, each at the speeds that give it: at
+# 1000 Mb/s a quantum is 0.512 us, at 100 Mb/s 5.12 us, at 10 Mb/s 51.2 us.
+# Each speed is its own run of the stream; SPEEDS lists "SPEED:QUANTA,...".
+SPEEDS="1000:1953,19531 100:20,195,1953,19531 10:19531,65535"
 REPS=$([ "$BENCH_QUICK" = 1 ] && echo 3 || echo 7)
 SETTLE_US=40000			# flood resumes between two pauses
 INTERVAL_US=20			# the stream: paced, not a flood (see Documentation/bench.md)
@@ -49,100 +51,171 @@ MAC_B=$(mac_of "$B" b0)
 ip -n "$A" neigh add 198.18.0.2 lladdr "$MAC_B" dev a0 nud permanent
 ip -n "$B" neigh add 198.18.0.1 lladdr "$MAC_A" dev b0 nud permanent
 ip netns exec "$A" tc qdisc add dev a0 root flowctl || fail "cannot attach flowctl"
-fc "$A" set dev a0 speed $SPEED || fail "flowctl set speed"
 
-# The frame sequence: every pause time once per round, each frame sent
-# once the previous pause ended and the flood ran again.
-args=()
-: >"$BENCH_TMP/req"
-delay=300000
-for ((r = 0; r < REPS; r++)); do
-	for q in $QUANTA; do
-		args+=("$delay" "$(pause_hex "$MAC_B" "$q")")
-		echo "$q $((q * 512 * 1000 / SPEED))" >>"$BENCH_TMP/req"
-		delay=$((q * 512 / SPEED + SETTLE_US))
+# measure SPEED QUANTA...: one run of the stream at SPEED with every pause
+# time REPS times; appends "K REQ_NS TO_GATE GAP LEAKED INFLIGHT QUANTA
+# SPEED" rows to $BENCH_TMP/all, and the run's counts to $BENCH_TMP/counts.
+measure()
+{
+	local speed=$1 r q delay=300000 args=() spid mpid fpid i idle
+	local nframes ngates spacing unmatched packets rx
+
+	shift
+	fc "$A" set dev a0 speed "$speed" || fail "flowctl set speed $speed"
+	fc "$A" stats reset dev a0
+	# The frame sequence: every pause time once per round, each frame
+	# sent once the previous pause ended and the flood ran again.
+	: >"$BENCH_TMP/req"
+	for ((r = 0; r < REPS; r++)); do
+		for q in "$@"; do
+			args+=("$delay" "$(pause_hex "$MAC_B" "$q")")
+			echo "$q $((q * 512 * 1000 / speed))" >>"$BENCH_TMP/req"
+			delay=$((q * 512 / speed + SETTLE_US))
+		done
 	done
+	progress "a stream through a0 at $speed Mb/s, $((REPS * $#)) PAUSE frames of $* quanta"
+	rm -f "$BENCH_TMP/stamps" "$BENCH_TMP/stamps.log" "$BENCH_TMP/events"
+	# The receiver stops after a silence longer than the longest pause.
+	idle=1
+	for q in "$@"; do
+		[ $((q * 512 / speed / 1000000 + 2)) -gt $idle ] && idle=$((q * 512 / speed / 1000000 + 2))
+	done
+	ip netns exec "$B" "$FCBENCH" stamps 7000 "$idle" "$BENCH_TMP/stamps" >"$BENCH_TMP/stamps.log" &
+	spid=$!
+	while ! grep -q ready "$BENCH_TMP/stamps.log" 2>/dev/null; do
+		kill -0 $spid 2>/dev/null || fail "fcbench stamps did not start"
+		sleep 0.05
+	done
+	ip netns exec "$A" flowctl -j monitor dev a0 >"$BENCH_TMP/events" &
+	mpid=$!
+	# The monitor subscribes some time after it starts (a second or more
+	# under TCG): poke the port until its config event shows up.
+	for ((i = 0; i < 100; i++)); do
+		fc "$A" set dev a0 speed "$speed"
+		sleep 0.1
+		grep -q '"config"' "$BENCH_TMP/events" && break
+	done
+	grep -q '"config"' "$BENCH_TMP/events" || fail "flowctl monitor shows no events"
+	ip netns exec "$A" "$FCTEST" send 198.18.0.2 7000 "$INTERVAL_US" 1000000000 size 18 >/dev/null &
+	fpid=$!
+	sleep 0.5
+	ip netns exec "$B" "$FCBENCH" pause b0 "$BENCH_TMP/frames" "${args[@]}" ||
+		fail "could not send the PAUSE frames"
+	sleep 0.2
+	kill $fpid 2>/dev/null
+	wait $fpid 2>/dev/null
+	wait $spid || fail "fcbench stamps failed"
+	sleep 0.2
+	kill $mpid 2>/dev/null
+	wait $mpid 2>/dev/null
+
+	jq -r 'select(.type == "pause-start") | .timestamp_ns' "$BENCH_TMP/events" >"$BENCH_TMP/gates"
+	nframes=$(wc -l <"$BENCH_TMP/frames")
+	ngates=$(wc -l <"$BENCH_TMP/gates")
+	[ "$ngates" -gt 0 ] || fail "no pause-start event seen for $nframes PAUSE frames"
+	[ "$ngates" -eq "$nframes" ] ||
+		progress "$nframes PAUSE frames sent, $ngates pause-start events seen"
+	paste -d ' ' "$BENCH_TMP/frames" "$BENCH_TMP/req" | awk '{ print $1, $3, $5 }' >"$BENCH_TMP/join"
+	"$FCBENCH" analyze "$BENCH_TMP/stamps" "$BENCH_TMP/join" "$BENCH_TMP/gates" \
+		>"$BENCH_TMP/rows" || fail "could not join datagrams, frames and gate events"
+	spacing=$(awk '$1 == "spacing_ns" { print $2 }' "$BENCH_TMP/rows")
+	unmatched=$(grep -c '^unmatched' "$BENCH_TMP/rows")
+	[ "$unmatched" -lt "$nframes" ] || fail "no PAUSE frame could be matched with its gate event"
+	packets=$(awk '$1 == "packets" { print $2 }' "$BENCH_TMP/stamps.log")
+	rx=$(fc_get "$A" a0 .stats.rx_pause)
+	echo "$speed $spacing $packets $rx $unmatched" >>"$BENCH_TMP/counts"
+	# The quanta of each row, by frame number, and the speed.
+	awk -v speed="$speed" 'NR == FNR { q[NR - 1] = $1; next }
+		$1 ~ /^[0-9]+$/ { print $0, q[$1], speed }' \
+		"$BENCH_TMP/req" "$BENCH_TMP/rows" >>"$BENCH_TMP/all"
+}
+
+: >"$BENCH_TMP/all"
+: >"$BENCH_TMP/counts"
+for sq in $SPEEDS; do
+	# shellcheck disable=SC2046 # the quanta are words
+	measure "${sq%%:*}" $(echo "${sq#*:}" | tr , ' ')
 done
 
-progress "a stream through a0, $((REPS * $(echo "$QUANTA" | wc -w))) PAUSE frames of 100 us..100 ms at ${SPEED} Mb/s"
-ip netns exec "$B" "$FCBENCH" stamps 7000 1 "$BENCH_TMP/stamps" >"$BENCH_TMP/stamps.log" &
-spid=$!
-while ! grep -q ready "$BENCH_TMP/stamps.log" 2>/dev/null; do
-	kill -0 $spid 2>/dev/null || fail "fcbench stamps did not start"
-	sleep 0.05
-done
-ip netns exec "$A" flowctl -j monitor dev a0 >"$BENCH_TMP/events" &
-mpid=$!
-# The monitor subscribes some time after it starts (a second or more under
-# TCG): poke the port until its config event shows up.
-for ((i = 0; i < 100; i++)); do
-	fc "$A" set dev a0 speed $SPEED
-	sleep 0.1
-	grep -q '"config"' "$BENCH_TMP/events" && break
-done
-grep -q '"config"' "$BENCH_TMP/events" || fail "flowctl monitor shows no events"
-ip netns exec "$A" "$FCTEST" send 198.18.0.2 7000 "$INTERVAL_US" 1000000000 size 18 >/dev/null &
-fpid=$!
-sleep 0.5
-ip netns exec "$B" "$FCBENCH" pause b0 "$BENCH_TMP/frames" "${args[@]}" ||
-	fail "could not send the PAUSE frames"
-sleep 0.2
-kill $fpid 2>/dev/null
-wait $fpid 2>/dev/null
-wait $spid || fail "fcbench stamps failed"
-sleep 0.2
-kill $mpid 2>/dev/null
-wait $mpid 2>/dev/null
+# The same reaction for an XON: REPS pairs of a PAUSE of 65535 quanta at
+# 100 Mb/s (335 ms) and, 20 ms after it left b0, an XON (0 quanta); the
+# figure is from the XON's departure from b0 (its arrival at a0) to the
+# pause-end event of the gate it opened.
+xon_reaction()
+{
+	local r args=() mpid i
 
-jq -r 'select(.type == "pause-start") | .timestamp_ns' "$BENCH_TMP/events" >"$BENCH_TMP/gates"
-nframes=$(wc -l <"$BENCH_TMP/frames")
-ngates=$(wc -l <"$BENCH_TMP/gates")
-[ "$ngates" -gt 0 ] || fail "no pause-start event seen for $nframes PAUSE frames"
-[ "$ngates" -eq "$nframes" ] ||
-	progress "$nframes PAUSE frames sent, $ngates pause-start events seen"
-paste -d ' ' "$BENCH_TMP/frames" "$BENCH_TMP/req" | awk '{ print $1, $3, $5 }' >"$BENCH_TMP/join"
-"$FCBENCH" analyze "$BENCH_TMP/stamps" "$BENCH_TMP/join" "$BENCH_TMP/gates" \
-	>"$BENCH_TMP/rows" || fail "could not join datagrams, frames and gate events"
-spacing=$(awk '$1 == "spacing_ns" { print $2 }' "$BENCH_TMP/rows")
-unmatched=$(grep -c '^unmatched' "$BENCH_TMP/rows")
-[ "$unmatched" -lt "$nframes" ] || fail "no PAUSE frame could be matched with its gate event"
-packets=$(awk '$1 == "packets" { print $2 }' "$BENCH_TMP/stamps.log")
-rx=$(fc_get "$A" a0 .stats.rx_pause)
+	fc "$A" set dev a0 speed 100 || fail "flowctl set speed 100"
+	for ((r = 0; r < REPS; r++)); do
+		args+=("$([ "$r" = 0 ] && echo 300000 || echo 40000)" "$(pause_hex "$MAC_B" 65535)")
+		args+=(20000 "$(pause_hex "$MAC_B" 0)")
+	done
+	progress "XON reaction: $REPS PAUSE frames, each ended by an XON 20 ms later"
+	rm -f "$BENCH_TMP/events"
+	ip netns exec "$A" flowctl -j monitor dev a0 >"$BENCH_TMP/events" &
+	mpid=$!
+	for ((i = 0; i < 100; i++)); do
+		fc "$A" set dev a0 speed 100
+		sleep 0.1
+		grep -q '"config"' "$BENCH_TMP/events" && break
+	done
+	grep -q '"config"' "$BENCH_TMP/events" || fail "flowctl monitor shows no events"
+	ip netns exec "$B" "$FCBENCH" pause b0 "$BENCH_TMP/xframes" "${args[@]}" ||
+		fail "could not send the PAUSE and XON frames"
+	sleep 0.2
+	kill $mpid 2>/dev/null
+	wait $mpid 2>/dev/null
+	# Each XON (odd frame) with the first pause-end event at or after it.
+	jq -s -R --slurpfile ev <(jq -c 'select(.type == "pause-end") | .timestamp_ns' "$BENCH_TMP/events") '
+		def med: sort | .[(length - 1) / 2 | floor];
+		[split("\n")[] | select(length > 0) | split(" ") | map(tonumber) |
+		 select(.[0] % 2 == 1) | .[2]] as $xon |
+		[$xon[] | . as $t | ([$ev[] | select(. >= $t)] | min) as $e |
+		 select($e != null) | $e - $t] as $d |
+		{ xon_frames: ($xon | length), matched: ($d | length),
+		  median: (if ($d | length) > 0 then ($d | med) else null end),
+		  min: ($d | min), worst: ($d | max) }' "$BENCH_TMP/xframes" >"$BENCH_TMP/xon.json" ||
+		fail "could not match the XON frames with pause-end events"
+}
+xon_reaction
 
-# rows: K REQ_NS ARRIVAL_TO_GATE_NS GAP_NS LEAKED INFLIGHT
-# The quanta of each row, by frame number.
-awk 'NR == FNR { q[NR - 1] = $1; next } $1 ~ /^[0-9]+$/ { print $0, q[$1] }' \
-	"$BENCH_TMP/req" "$BENCH_TMP/rows" |
-	jq -R -s --argjson speed $SPEED --argjson spacing "$spacing" \
-		--argjson packets "$packets" --argjson rx "$rx" \
-		--argjson unmatched "$unmatched" '
+# rows: K REQ_NS ARRIVAL_TO_GATE_NS GAP_NS LEAKED INFLIGHT QUANTA SPEED
+jq -R -s --slurpfile xon "$BENCH_TMP/xon.json" --slurpfile c <(jq -R -s '[split("\n")[] | select(length > 0) | split(" ") | map(tonumber) |
+	{ speed_mbps: .[0], datagram_spacing_ns: .[1], datagrams: .[2], rx_pause_counted: .[3],
+	  frames_unmatched: .[4] }]' "$BENCH_TMP/counts") '
 	def med: sort | .[(length - 1) / 2 | floor];
 	def worst: max_by(if . < 0 then -. else . end);
+	def ratio: (. * 10000 | round) / 10000;
 	[split("\n")[] | select(length > 0) | split(" ") | map(tonumber) |
-	 { quanta: .[6], requested_ns: .[1], arrival_to_gate_ns: .[2],
+	 { speed_mbps: .[7], quanta: .[6], requested_ns: .[1], arrival_to_gate_ns: .[2],
 	   gap_ns: .[3], leaked: .[4], inflight: .[5] }] as $f |
 	{
 	  pause_accuracy: {
-	    speed_mbps: $speed,
-	    datagram_spacing_ns: $spacing,
-	    datagrams: $packets,
-	    times: [$f | group_by(.requested_ns)[] |
-	      { quanta: .[0].quanta, requested_ns: .[0].requested_ns,
+	    runs: $c[0],
+	    datagram_spacing_ns: ($c[0] | map(.datagram_spacing_ns) | max),
+	    datagrams: ($c[0] | map(.datagrams) | add),
+	    times: [$f | group_by([.speed_mbps, .quanta]) | sort_by(.[0].requested_ns)[] |
+	      (map(.gap_ns - .requested_ns)) as $err |
+	      { speed_mbps: .[0].speed_mbps, quanta: .[0].quanta,
+	        requested_ns: .[0].requested_ns,
 	        samples: length, gaps_ns: map(.gap_ns),
-	        median_error_ns: (map(.gap_ns - .requested_ns) | med),
-	        worst_error_ns: (map(.gap_ns - .requested_ns) | worst) }]
+	        median_error_ns: ($err | med),
+	        worst_error_ns: ($err | worst),
+	        median_error_share: (($err | med) / .[0].requested_ns | ratio),
+	        worst_error_share: (($err | worst) / .[0].requested_ns | ratio) }]
 	  },
 	  reaction: {
 	    frames: ($f | length),
-	    frames_unmatched: $unmatched,
-	    rx_pause_counted: $rx,
+	    frames_unmatched: ($c[0] | map(.frames_unmatched) | add),
+	    rx_pause_counted: ($c[0] | map(.rx_pause_counted) | add),
 	    leaked_packets: ($f | map(.leaked) | add),
 	    leaked_max_per_frame: ($f | map(.leaked) | max),
 	    arrival_to_gate_ns: {
 	      median: ($f | map(.arrival_to_gate_ns) | med),
 	      min: ($f | map(.arrival_to_gate_ns) | min),
 	      worst: ($f | map(.arrival_to_gate_ns) | max) },
-	    inflight_packets_median: ($f | map(.inflight) | med)
+	    inflight_packets_median: ($f | map(.inflight) | med),
+	    xon_arrival_to_gate_open_ns: $xon[0]
 	  }
-	}' >"$OUT" || fail "could not build the JSON"
+	}' "$BENCH_TMP/all" >"$OUT" || fail "could not build the JSON"
 progress "done: $(jq -c '.reaction | {leaked_packets, arrival_to_gate_ns}' "$OUT")"

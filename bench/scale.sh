@@ -95,16 +95,17 @@ kmem_settled()
 }
 
 # dump QDISC: sets DUMP_US to the median time of five full netlink dumps
-# (flowctl's DEV_GET, or RTM_GETQDISC for the peer) and DUMP_MSGS to the
-# messages one carried.
+# (flowctl's DEV_GET, or RTM_GETQDISC for the peer), DUMP_MSGS and
+# DUMP_BYTES to the messages and bytes one carried.
 dump()
 {
 	local out w1 w2
 
 	out=$(ip netns exec "$P" "$FCBENCH" dump "$([ "$1" = flowctl ] && echo flowctl || echo tc)" 5) ||
 		fail "the netlink dump failed"
-	read -r w1 DUMP_MSGS w2 DUMP_US <<<"$out"
-	if [ "$w1" != messages ] || [ "$w2" != median_us ] || ! is_uint "$DUMP_US"; then
+	read -r w1 DUMP_MSGS w2 DUMP_US w3 DUMP_BYTES <<<"$out"
+	if [ "$w1" != messages ] || [ "$w2" != median_us ] || [ "$w3" != bytes ] ||
+		! is_uint "$DUMP_US" || ! is_uint "$DUMP_BYTES"; then
 		fail "cannot read the dump's time: $out"
 	fi
 }
@@ -152,12 +153,13 @@ for q in flowctl pfifo_fast; do
 		absorb "$q"
 		jq -n -c --arg q "$q" --argjson n "$n" --argjson used $((used - base_used)) \
 			--argjson slab $((slab - base_slab)) --argjson dump "$DUMP_US" \
-			--argjson dump_msgs "$DUMP_MSGS" \
+			--argjson dump_msgs "$DUMP_MSGS" --argjson dump_bytes "$DUMP_BYTES" \
 			--argjson fps "$ABS_FPS" --argjson counted "$ABS_COUNTED" '
 			{ qdisc: $q, ports: $n,
 			  memory_per_port_bytes: ($used / $n | round),
 			  slab_per_port_bytes: ($slab / $n | round),
-			  dump_us: $dump, dump_messages: $dump_msgs, pause_frames_per_s: $fps,
+			  dump_us: $dump, dump_messages: $dump_msgs, dump_bytes: $dump_bytes,
+			  pause_frames_per_s: $fps,
 			  pause_counted_share: $counted }' >>"$BENCH_TMP/rows"
 		tail -n 1 "$BENCH_TMP/rows" | sed 's/^/bench: [scale]   /' >&2
 	done

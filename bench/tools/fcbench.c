@@ -36,9 +36,9 @@
  *   fcbench dump flowctl|tc REPEAT
  *       Dump every flowctl port (FLOWCTL_CMD_DEV_GET) or every qdisc
  *       (RTM_GETQDISC) of the current network namespace REPEAT times over
- *       one netlink socket and print "messages N median_us T": the time
- *       from sending the request to the end of the dump, without the
- *       process start a CLI would add.
+ *       one netlink socket and print "messages N median_us T bytes B":
+ *       the time from sending the request to the end of the dump, without
+ *       the process start a CLI would add, and the bytes one dump read.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -542,11 +542,13 @@ static int do_charge(int argc, char **argv)
 	return 0;
 }
 
-/* One dump; returns the messages it carried. */
-static size_t dump_once(int fd, struct nlmsghdr *req)
+/* One dump; returns the messages it carried, *bytes the bytes read. */
+static size_t dump_once(int fd, struct nlmsghdr *req, size_t *bytes)
 {
 	static char buf[65536];
 	size_t msgs = 0;
+
+	*bytes = 0;
 
 	if (send(fd, req, req->nlmsg_len, 0) < 0)
 		die("netlink send");
@@ -556,6 +558,7 @@ static size_t dump_once(int fd, struct nlmsghdr *req)
 
 		if (n < 0)
 			die("netlink recv");
+		*bytes += n;
 		for (h = (void *)buf; NLMSG_OK(h, (size_t)n); h = NLMSG_NEXT(h, n)) {
 			if (h->nlmsg_type == NLMSG_DONE)
 				return msgs;
@@ -580,7 +583,7 @@ static int do_dump(int argc, char **argv)
 		};
 	} req;
 	uint64_t *us;
-	size_t msgs = 0;
+	size_t msgs = 0, bytes = 0;
 	int fd, i, rep;
 
 	if (argc < 2)
@@ -615,12 +618,12 @@ static int do_dump(int argc, char **argv)
 		uint64_t t0 = ts_ns(CLOCK_MONOTONIC);
 
 		req.n.nlmsg_seq = i + 1;
-		msgs = dump_once(fd, &req.n);
+		msgs = dump_once(fd, &req.n, &bytes);
 		us[i] = (ts_ns(CLOCK_MONOTONIC) - t0) / 1000;
 	}
 	qsort(us, rep, sizeof(*us), cmp_u64);
-	printf("messages %zu median_us %llu\n", msgs,
-	       (unsigned long long)us[(rep - 1) / 2]);
+	printf("messages %zu median_us %llu bytes %zu\n", msgs,
+	       (unsigned long long)us[(rep - 1) / 2], bytes);
 	free(us);
 	return 0;
 }
