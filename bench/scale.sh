@@ -22,9 +22,10 @@
 #   as one AF_PACKET socket can; the figure is frames per second arriving at
 #   p0 (its veth rx counter), and the share flowctl counted as PAUSE. With
 #   pfifo_fast the kernel drops the same frames unhandled.
-# - with the most ports, in a namespace of their own, twice each
-#   alternating (the better of two): attaching the qdisc to all in one tc
-#   batch, deleting it from all, and deleting the namespace with the qdisc
+# - with the most ports, twice each alternating (the better of two):
+#   attaching the qdisc to all in one tc batch and deleting it from all;
+#   and, on as many fresh pairs in a namespace of their own (twice each up
+#   to 512 ports, once beyond), deleting the namespace with the qdisc
 #   attached (until the kernel has destroyed its devices).
 #
 # Usage: bench/scale.sh OUT.json
@@ -167,15 +168,35 @@ for q in flowctl pfifo_fast; do
 	tc -n "$P" -batch "$BENCH_TMP/tc" 2>/dev/null
 done
 
+# churn QDISC N: the times of attaching QDISC to p0..p(N-1) in one tc
+# batch and of deleting it from all of them.
+churn()
+{
+	local q=$1 n=$2 t0 t1 ta td i
+
+	for ((i = 0; i < n; i++)); do echo "qdisc add dev p$i root $q"; done >"$BENCH_TMP/tq"
+	for ((i = 0; i < n; i++)); do echo "qdisc del dev p$i root"; done >"$BENCH_TMP/tdel"
+	t0=$(now_ns)
+	tc -n "$P" -batch "$BENCH_TMP/tq" || fail "cannot attach $q to $n ports"
+	t1=$(now_ns)
+	ta=$((t1 - t0))
+	t0=$(now_ns)
+	tc -n "$P" -batch "$BENCH_TMP/tdel" || fail "cannot delete $q from $n ports"
+	t1=$(now_ns)
+	td=$((t1 - t0))
+	jq -n -c --arg q "$q" --argjson n "$n" --argjson ta "$ta" --argjson td "$td" '
+		{ qdisc: $q, ports: $n, attach_ns: $ta, detach_ns: $td }' >>"$BENCH_TMP/churn"
+	tail -n 1 "$BENCH_TMP/churn" | sed 's/^/bench: [scale]   /' >&2
+}
+
 # teardown QDISC N: N fresh veth pairs t0.. in a namespace of their own
-# (peers u0.. in Q); the times of attaching QDISC to all N in one tc batch,
-# deleting it from all N, and, attached again, of deleting the namespace:
+# (peers u0.. in Q), QDISC on each; the time of deleting the namespace:
 # from "ip netns del" until the last peer is gone from Q (the kernel
 # destroys the namespace's devices, and with them the qdiscs and the
 # peers, in one batch on a workqueue).
 teardown()
 {
-	local q=$1 n=$2 T=fc-T-$1-$$ t0 t1 ta td tn i
+	local q=$1 n=$2 T=fc-T-$1-$$ t0 t1 tn i
 
 	ip netns add "$T" || fail "cannot create a namespace"
 	for ((i = 0; i < n; i++)); do
@@ -185,16 +206,7 @@ teardown()
 	for ((i = 0; i < n; i++)); do echo "link set dev t$i up"; done >"$BENCH_TMP/tup"
 	ip -n "$T" -batch "$BENCH_TMP/tup" || fail "cannot bring t0..t$((n - 1)) up"
 	for ((i = 0; i < n; i++)); do echo "qdisc add dev t$i root $q"; done >"$BENCH_TMP/tq"
-	for ((i = 0; i < n; i++)); do echo "qdisc del dev t$i root"; done >"$BENCH_TMP/tdel"
-	t0=$(now_ns)
 	tc -n "$T" -batch "$BENCH_TMP/tq" || fail "cannot attach $q to $n ports"
-	t1=$(now_ns)
-	ta=$((t1 - t0))
-	t0=$(now_ns)
-	tc -n "$T" -batch "$BENCH_TMP/tdel" || fail "cannot delete $q from $n ports"
-	t1=$(now_ns)
-	td=$((t1 - t0))
-	tc -n "$T" -batch "$BENCH_TMP/tq" || fail "cannot attach $q to $n ports again"
 	[ -e "$Q_NET/u$((n - 1))" ] || fail "cannot see u$((n - 1)) through $Q_NET"
 	t0=$(now_ns)
 	ip netns del "$T" || fail "cannot delete the namespace"
@@ -205,10 +217,8 @@ teardown()
 	t1=$(now_ns)
 	[ "$i" -lt 6000 ] || fail "the namespace's $n veth pairs still exist after 120 s"
 	tn=$((t1 - t0))
-	jq -n -c --arg q "$q" --argjson n "$n" --argjson ta "$ta" --argjson td "$td" \
-		--argjson tn "$tn" '
-		{ qdisc: $q, ports: $n, attach_ns: $ta, detach_ns: $td, netns_del_ns: $tn }' \
-		>>"$BENCH_TMP/teardown"
+	jq -n -c --arg q "$q" --argjson n "$n" --argjson tn "$tn" '
+		{ qdisc: $q, ports: $n, netns_del_ns: $tn }' >>"$BENCH_TMP/teardown"
 	tail -n 1 "$BENCH_TMP/teardown" | sed 's/^/bench: [scale]   /' >&2
 }
 
@@ -220,18 +230,29 @@ for ((i = 0; i < 100; i++)); do
 	[ -e "$Q_NET/q0" ] && break
 	nap 0.1
 done
+: >"$BENCH_TMP/churn"
 : >"$BENCH_TMP/teardown"
+# Attach and detach on P's ports, twice each, alternating (the better of
+# two); the namespace teardown on fresh pairs, twice each up to 512 ports,
+# once each beyond (creating the pairs is what takes the time).
 for q in flowctl pfifo_fast flowctl pfifo_fast; do
-	progress "$q: attach, detach and namespace teardown of $MAX ports"
+	progress "$q: attach and detach of $MAX ports"
+	churn "$q" "$MAX"
+done
+TD_QDISCS="flowctl pfifo_fast flowctl pfifo_fast"
+[ "$MAX" -gt 512 ] && TD_QDISCS="flowctl pfifo_fast"
+for q in $TD_QDISCS; do
+	progress "$q: deleting a namespace holding $MAX ports"
 	teardown "$q" "$MAX"
 done
 kill $Q_PID 2>/dev/null
-jq -s --slurpfile t "$BENCH_TMP/teardown" '
+jq -s --slurpfile t "$BENCH_TMP/teardown" --slurpfile c "$BENCH_TMP/churn" '
 	{ scale: { runs: .,
-		   teardown: ($t | group_by([.qdisc, .ports]) | map(
-			{ qdisc: .[0].qdisc, ports: .[0].ports,
+		   teardown: ($c | group_by([.qdisc, .ports]) | map(
+			. as $g | { qdisc: .[0].qdisc, ports: .[0].ports,
 			  attach_ns: (map(.attach_ns) | min),
 			  detach_ns: (map(.detach_ns) | min),
-			  netns_del_ns: (map(.netns_del_ns) | min) })) } }' \
+			  netns_del_ns: ([$t[] | select(.qdisc == $g[0].qdisc and .ports == $g[0].ports) |
+					  .netns_del_ns] | min) })) } }' \
 	"$BENCH_TMP/rows" >"$OUT" || fail "could not build the JSON"
 progress "done"

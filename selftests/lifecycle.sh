@@ -166,6 +166,18 @@ ingress_keys()
 		sleep 0.05
 	done
 	check_eq "$(fc_get "$X" x0 .stats.rx_pause)" 3 "PAUSE frames x0 counted after x1 went"
+	# The last one goes and a new one comes within the second: the
+	# pending release must leave the keys to it.
+	ip netns exec "$X" tc qdisc del dev x0 root
+	ip netns exec "$X" tc qdisc add dev x0 root flowctl
+	sleep 2
+	check_eq "$(cat "$KEYS")" Y "ingress keys 2 s after a port came back within the second"
+	ip netns exec "$Y" "$FCTEST" raw y0 "$(pause_hex "$(mac_of "$Y" y0)" 100)" count 2
+	for ((i = 0; i < 40; i++)); do
+		[ "$(fc_get "$X" x0 .stats.rx_pause)" = 2 ] && break
+		sleep 0.05
+	done
+	check_eq "$(fc_get "$X" x0 .stats.rx_pause)" 2 "PAUSE frames the new x0 counted"
 	ip netns exec "$X" tc qdisc del dev x0 root
 	keys_become N
 	check_err $? "the ingress keys still held 5 s after the last port went"

@@ -232,7 +232,9 @@ gso_wire_charge()
 	local c
 
 	fc "$H" set dev a0 mode pause rate off
-	fc "$S" set dev s0 mode pause tx off
+	# tx on: a port with tx off is charged nothing. XOFF far above one
+	# packet, so nothing is sent.
+	fc "$S" set dev s0 mode pause tx on xoff 100k xon 50k
 	hold_s1
 	check_err $? "s1 not paused by R (precondition)"
 	ip netns exec "$H" "$FCTEST" send 198.18.0.2 9000 0 1 size 14000 gso 1400 >/dev/null
@@ -246,6 +248,7 @@ gso_wire_charge()
 	sleep 0.3
 	check_eq "$(fc "$S" -j -s show dev s0 | jq '[.[0].prio[].charge_bytes] | add')" 0 \
 		"charge once it left"
+	fc "$S" set dev s0 tx off
 	log_test "a GSO packet is charged its size on the wire, per segment"
 }
 
