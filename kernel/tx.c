@@ -150,7 +150,8 @@ static u16 fc_tx_wanted(struct fc_sched *q, const struct fc_cfg *cfg)
 		return want;
 	}
 	for (i = 0; i < FC_PRIOS; i++) {
-		if (!(cfg->pfc_prios & BIT(i)))
+		/* A priority the watchdog drops sends no pause upstream. */
+		if (!(cfg->pfc_prios & BIT(i)) || (READ_ONCE(q->wd_drop) & BIT(i)))
 			continue;
 		v = atomic64_read(&c->bytes[i]);
 		if (v > READ_ONCE(q->thr_xoff[i]) ||
@@ -166,7 +167,7 @@ static u16 fc_tx_wanted(struct fc_sched *q, const struct fc_cfg *cfg)
  * tx_kicking tells fc_tx_destroy() that a CPU may be about to schedule the
  * tasklet, so it waits for that CPU before it kills the tasklet.
  */
-static void fc_tx_kick(struct fc_sched *q)
+void fc_tx_kick(struct fc_sched *q)
 {
 	preempt_disable();
 	atomic_inc(&q->tx_kicking);

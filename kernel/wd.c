@@ -233,6 +233,58 @@ void fc_wd_config(struct fc_sched *q, const struct fc_cfg *old,
 	}
 }
 
+/*
+ * A data frame arrived on the port (the ingress hook, any CPU, under RCU):
+ * true when its priority is stormed under drop (RX_DROP).
+ */
+bool fc_wd_rx_drop(struct fc_sched *q, struct sk_buff *skb)
+{
+	u8 prio = fc_classify(rcu_dereference(q->cfg), skb);
+
+	if (!(READ_ONCE(q->wd_drop) & BIT(prio)))
+		return false;
+	atomic64_inc(&q->wd_rx_drop[prio]);
+	return true;
+}
+
+void fc_wd_snapshot(struct fc_sched *q, struct fc_snapshot *s, u64 now)
+{
+	int prio;
+
+	spin_lock_bh(&q->rx_lock);
+	for (prio = 0; prio < FC_PRIOS; prio++) {
+		const struct fc_prio_wd *w = &q->pwd[prio];
+
+		s->prio[prio].wd_state = w->state;
+		s->prio[prio].wd_storms = w->storms;
+		s->prio[prio].wd_restored = w->restored;
+		s->prio[prio].wd_stormed_ns = w->stormed_ns;
+		if (w->state == FLOWCTL_WD_STORMED)
+			s->prio[prio].wd_stormed_ns += now - w->stormed_at;
+		s->prio[prio].wd_rx_drop = atomic64_read(&q->wd_rx_drop[prio]);
+	}
+	spin_unlock_bh(&q->rx_lock);
+}
+
+void fc_wd_reset_counters(struct fc_sched *q)
+{
+	u64 now = ktime_get_ns();
+	int prio;
+
+	spin_lock_bh(&q->rx_lock);
+	for (prio = 0; prio < FC_PRIOS; prio++) {
+		struct fc_prio_wd *w = &q->pwd[prio];
+
+		w->storms = w->state == FLOWCTL_WD_STORMED ? 1 : 0;
+		w->restored = 0;
+		w->stormed_ns = 0;
+		if (w->state == FLOWCTL_WD_STORMED)
+			w->stormed_at = now;
+		atomic64_set(&q->wd_rx_drop[prio], 0);
+	}
+	spin_unlock_bh(&q->rx_lock);
+}
+
 /* rx_dead is set: nothing re-arms the timer. */
 void fc_wd_destroy(struct fc_sched *q)
 {
