@@ -64,7 +64,7 @@ static void fc_close_expired(struct fc_sched *q, int prio, u64 now,
 	r->paused_ns += r->until - r->start;
 	evs = fc_evs_for(q, prio, evs, &evprio);
 	fc_rx_event(evs, FLOWCTL_EVENT_PAUSE_END, evprio, r->quanta,
-		 r->until - r->start);
+		    r->until - r->start);
 	WRITE_ONCE(r->until, 0);
 }
 

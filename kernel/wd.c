@@ -156,7 +156,7 @@ static void fc_wd_purge(struct fc_sched *q, u8 mask)
 	spin_unlock(lock);
 }
 
-enum hrtimer_restart fc_wd_timer(struct hrtimer *timer)
+static enum hrtimer_restart fc_wd_timer(struct hrtimer *timer)
 {
 	struct fc_sched *q = container_of(timer, struct fc_sched, wd_timer);
 	struct fc_events evs = { .n = 0 };
