@@ -72,6 +72,7 @@ struct fc_band {
 	u64 tx_packets;
 	u64 tx_bytes;
 	u64 drops;
+	u64 empties;		/* dequeues that left it empty (watchdog) */
 	u64 wd_tx_drop;		/* watchdog: dropped while stormed */
 	u64 wd_tx_forward;	/* watchdog: sent while stormed */
 };
@@ -142,7 +143,7 @@ struct fc_prio_rx {
 struct fc_prio_wd {
 	u64 win_start;		/* the detection window's start; 0: none */
 	u64 win_paused;		/* the gate's closed time at win_start */
-	u64 win_tx;		/* the band's tx_packets at win_start */
+	u64 win_empties;	/* the band's empties at win_start */
 	u64 last_frame;		/* stormed: the last frame naming it */
 	u64 stormed_at;
 	u64 storms;

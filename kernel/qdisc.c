@@ -234,8 +234,10 @@ static struct sk_buff *fc_dequeue(struct Qdisc *sch)
 		b = fc_ets_pick(q, &now, &next);
 	if (b) {
 		skb = __qdisc_dequeue_head(&b->q);
-		if (!b->q.qlen)
+		if (!b->q.qlen) {
 			q->busy &= ~BIT(q->rank[b - q->band]);
+			b->empties++;
+		}
 		if (unlikely(READ_ONCE(q->wd_forward) & BIT(b - q->band)))
 			b->wd_tx_forward++;
 		b->backlog -= qdisc_pkt_len(skb);

@@ -4,9 +4,11 @@
  * paused while it has packets to send and sends none is "stormed".
  *
  * A window of cfg->wd_detect_ms opens when a priority's gate closes. When
- * it ends, the priority is stormed if its band holds packets, sent none in
- * the window, and its gate was closed for at least FC_WD_SHARE percent of
- * it (the share, not one unbroken pause: refreshes may leave gaps). Else a
+ * it ends, the priority is stormed if its band holds packets, never ran
+ * empty in the window, and its gate was closed for at least FC_WD_SHARE
+ * percent of it (the share, not one unbroken pause: refreshes may leave
+ * gaps in which a few packets leave). A queue that drains between pauses
+ * runs empty; a band starved by a higher priority is not paused. Else a
  * new window opens if the gate is still closed. A stormed priority is, by
  * the action: ignored (gate opened, later frames not honored) and drained
  * by drop, ignored and sent by forward, or only reported by alert. It is
@@ -72,7 +74,7 @@ void fc_wd_watch(struct fc_sched *q, const struct fc_cfg *cfg, int prio,
 		return;
 	w->win_start = now;
 	w->win_paused = fc_paused_total(q, prio, now);
-	w->win_tx = READ_ONCE(q->band[prio].tx_packets);
+	w->win_empties = READ_ONCE(q->band[prio].empties);
 	fc_wd_arm(q, cfg);
 }
 
@@ -187,7 +189,7 @@ static enum hrtimer_restart fc_wd_timer(struct hrtimer *timer)
 			continue;
 		paused = fc_paused_total(q, prio, now) - w->win_paused;
 		if (READ_ONCE(b->q.qlen) &&
-		    READ_ONCE(b->tx_packets) == w->win_tx &&
+		    READ_ONCE(b->empties) == w->win_empties &&
 		    paused * 100 >= (now - w->win_start) * FC_WD_SHARE) {
 			fc_wd_storm(q, cfg, prio, now, &evs, &purge);
 		} else {
