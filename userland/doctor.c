@@ -237,9 +237,18 @@ static unsigned int prios_grew(const struct fc_doc_port *p, int attr,
 }
 
 /*
- * PFC XOFF per priority (frames with its enable bit less those with time
- * 0), listed into buf; their sum.
+ * A priority's XOFF growth: frames with its enable bit less those with
+ * time 0 (xon < 0: the counter all counts XOFF only, as tx_pfc does).
  */
+static uint64_t prio_xoff(const struct fc_doc_port *p, int prio, int all,
+			  int xon)
+{
+	uint64_t x = prio_d(p, prio, all), on = xon < 0 ? 0 : prio_d(p, prio, xon);
+
+	return x > on ? x - on : 0;
+}
+
+/* prio_xoff() of every priority, listed into buf; their sum. */
 static uint64_t pfc_xoff(const struct fc_doc_port *p, int all, int xon,
 			 char *buf, size_t len)
 {
@@ -248,20 +257,15 @@ static uint64_t pfc_xoff(const struct fc_doc_port *p, int all, int xon,
 
 	buf[0] = '\0';
 	for (i = 0; i < FLOWCTL_NUM_PRIOS; i++) {
-		uint64_t x = prio_d(p, i, all), on = prio_d(p, i, xon);
+		uint64_t d = prio_xoff(p, i, all, xon);
 
-		if (x <= on)
+		if (!d)
 			continue;
-		sum += x - on;
+		sum += d;
 		cat(buf, len, "%sprio %d +%llu", buf[0] ? ", " : "", i,
-		    (unsigned long long)(x - on));
+		    (unsigned long long)d);
 	}
 	return sum;
-}
-
-static uint64_t min_u64(uint64_t a, uint64_t b)
-{
-	return a < b ? a : b;
 }
 
 /* dcb's words for priorities on: " 3:on 4:on" (one pair a priority). */
@@ -274,26 +278,6 @@ static const char *dcb_prio_on(char *buf, size_t len, unsigned int mask)
 		if (mask & (1u << i))
 			cat(buf, len, " %d:on", i);
 	return buf;
-}
-
-/* The growth of a per-priority counter, summed, and "prio N +D, ..." */
-static uint64_t prios_sum(const struct fc_doc_port *p, int attr, char *buf,
-			  size_t len)
-{
-	uint64_t sum = 0;
-	int i;
-
-	buf[0] = '\0';
-	for (i = 0; i < FLOWCTL_NUM_PRIOS; i++) {
-		uint64_t x = prio_d(p, i, attr);
-
-		if (!x)
-			continue;
-		sum += x;
-		cat(buf, len, "%sprio %d +%llu", buf[0] ? ", " : "", i,
-		    (unsigned long long)x);
-	}
-	return sum;
 }
 
 static void judge_namespace(struct judge *j, const struct fc_doc_facts *f)
@@ -506,9 +490,7 @@ static void judge_counters(struct judge *j, const struct fc_doc_port *p)
 	for (i = 0; i < FLOWCTL_NUM_PRIOS && p->elapsed_ns; i++) {
 		uint64_t ns = prio_d(p, i, FLOWCTL_A_PRIO_PAUSED_NS_TOTAL);
 		uint64_t xoff = mode == FLOWCTL_MODE_PFC ?
-			prio_d(p, i, FLOWCTL_A_PRIO_RX_PFC) -
-			min_u64(prio_d(p, i, FLOWCTL_A_PRIO_RX_PFC),
-				prio_d(p, i, FLOWCTL_A_PRIO_RX_PFC_XON)) :
+			prio_xoff(p, i, FLOWCTL_A_PRIO_RX_PFC, FLOWCTL_A_PRIO_RX_PFC_XON) :
 			stat_d(p, FLOWCTL_A_STATS_RX_PAUSE);
 
 		/* One long pause is no storm: a storm keeps refreshing. */
@@ -561,7 +543,7 @@ static void judge_counters(struct judge *j, const struct fc_doc_port *p)
 
 	d = stat_d(p, FLOWCTL_A_STATS_TX_PAUSE);
 	/* Unlike rx_pfc, a priority's tx_pfc counts only its XOFF. */
-	d2 = prios_sum(p, FLOWCTL_A_PRIO_TX_PFC, per, sizeof(per));
+	d2 = pfc_xoff(p, FLOWCTL_A_PRIO_TX_PFC, -1, per, sizeof(per));
 	if (d || d2) {
 		snprintf(fix, sizeof(fix), "flowctl watch dev %s interval 1 count 30", dev);
 		add(j, R_PAUSING_PARTNER, dev, fix,
