@@ -223,10 +223,10 @@ profile()
 		awk '$2 == "[flowctl]" { sub(/%/, "", $1); print $1 }')
 	{
 		printf '%s\tflowctl\ttotal\n' "${own:-0}"
-		perf report -i "$data" --stdio -q --sort dso,sym --percent-limit 0.3 2>/dev/null |
+		perf report -i "$data" --stdio -q --sort dso,sym --percent-limit 0.05 2>/dev/null |
 			awk '$1 ~ /%$/ { pct = $1; sub(/%/, "", pct); mod = $2; gsub(/[][]/, "", mod);
 				sym = $4; for (i = 5; i <= NF; i++) sym = sym " " $i;
-				printf "%s\t%s\t%s\n", pct, mod, sym }' | head -40
+				printf "%s\t%s\t%s\n", pct, mod, sym }' | head -80
 	} >"$2"
 }
 

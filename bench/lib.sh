@@ -73,6 +73,24 @@ wait_for()
 	return 1
 }
 
+# start_monitor NS DEV SPEED OUT: "flowctl -j monitor dev DEV" in NS into
+# OUT (its stderr into OUT.err), its pid in MONITOR_PID, once it listens.
+# It subscribes some time after it starts (a second or more under TCG):
+# the port's speed is set again, a config event, until one shows up.
+start_monitor()
+{
+	local i
+
+	ip netns exec "$1" flowctl -j monitor dev "$2" >"$4" 2>"$4.err" &
+	MONITOR_PID=$!
+	for ((i = 0; i < 100; i++)); do
+		fc "$1" set dev "$2" speed "$3"
+		nap 0.1
+		grep -q '"config"' "$4" && return 0
+	done
+	fail "flowctl monitor shows no events"
+}
+
 # is_uint V: V is a non-negative integer.
 is_uint()
 {

@@ -57,7 +57,7 @@ ip netns exec "$A" tc qdisc add dev a0 root flowctl || fail "cannot attach flowc
 # SPEED" rows to $BENCH_TMP/all, and the run's counts to $BENCH_TMP/counts.
 measure()
 {
-	local speed=$1 r q delay=300000 args=() spid mpid fpid i idle
+	local speed=$1 r q delay=300000 args=() spid mpid fpid idle
 	local nframes ngates spacing unmatched packets rx
 
 	shift
@@ -86,16 +86,8 @@ measure()
 		kill -0 $spid 2>/dev/null || fail "fcbench stamps did not start"
 		sleep 0.05
 	done
-	ip netns exec "$A" flowctl -j monitor dev a0 >"$BENCH_TMP/events" &
-	mpid=$!
-	# The monitor subscribes some time after it starts (a second or more
-	# under TCG): poke the port until its config event shows up.
-	for ((i = 0; i < 100; i++)); do
-		fc "$A" set dev a0 speed "$speed"
-		sleep 0.1
-		grep -q '"config"' "$BENCH_TMP/events" && break
-	done
-	grep -q '"config"' "$BENCH_TMP/events" || fail "flowctl monitor shows no events"
+	start_monitor "$A" a0 "$speed" "$BENCH_TMP/events"
+	mpid=$MONITOR_PID
 	ip netns exec "$A" "$FCTEST" send 198.18.0.2 7000 "$INTERVAL_US" 1000000000 size 18 >/dev/null &
 	fpid=$!
 	sleep 0.5
@@ -143,7 +135,7 @@ done
 # pause-end event of the gate it opened.
 xon_reaction()
 {
-	local r args=() mpid i
+	local r args=() mpid
 
 	fc "$A" set dev a0 speed 100 || fail "flowctl set speed 100"
 	for ((r = 0; r < REPS; r++)); do
@@ -152,14 +144,8 @@ xon_reaction()
 	done
 	progress "XON reaction: $REPS PAUSE frames, each ended by an XON 20 ms later"
 	rm -f "$BENCH_TMP/events"
-	ip netns exec "$A" flowctl -j monitor dev a0 >"$BENCH_TMP/events" &
-	mpid=$!
-	for ((i = 0; i < 100; i++)); do
-		fc "$A" set dev a0 speed 100
-		sleep 0.1
-		grep -q '"config"' "$BENCH_TMP/events" && break
-	done
-	grep -q '"config"' "$BENCH_TMP/events" || fail "flowctl monitor shows no events"
+	start_monitor "$A" a0 100 "$BENCH_TMP/events"
+	mpid=$MONITOR_PID
 	ip netns exec "$B" "$FCBENCH" pause b0 "$BENCH_TMP/xframes" "${args[@]}" ||
 		fail "could not send the PAUSE and XON frames"
 	sleep 0.2

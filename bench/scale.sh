@@ -47,6 +47,10 @@ else
 fi
 MAX=${COUNTS##* }
 
+# ip -batch opens the peer's namespace for every "link add ... netns Q"
+# line and keeps it open until it exits: 4096 pairs need 4096 descriptors.
+ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"
+
 setup_ns P Q
 progress "creating $MAX veth pairs"
 for ((i = 0; i < MAX; i++)); do

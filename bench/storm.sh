@@ -83,14 +83,8 @@ run()
 
 	fc "$A" stats reset dev a0
 	if [ "$listen" = 1 ]; then
-		ip netns exec "$A" flowctl -j monitor dev a0 >"$BENCH_TMP/events" 2>"$BENCH_TMP/events.err" &
-		mpid=$!
-		for ((i = 0; i < 100; i++)); do
-			fc "$A" set dev a0 speed 100
-			nap 0.1
-			grep -q '"config"' "$BENCH_TMP/events" && break
-		done
-		grep -q '"config"' "$BENCH_TMP/events" || fail "flowctl monitor shows no events"
+		start_monitor "$A" a0 100 "$BENCH_TMP/events"
+		mpid=$MONITOR_PID
 	fi
 	rm -f "$BENCH_TMP/stop"
 	slab0=$(slab_kb)

@@ -84,6 +84,9 @@ fires()
 
 quiet()
 {
+	# Silence means something only from a report that was written.
+	jq -e '.findings | type == "array"' "$TMP/doc" >/dev/null 2>&1
+	check_err $? "$1: doctor wrote no report to judge ($2)"
 	check_eq "$(sev "$1")" "" "$1 fired: $2"
 }
 
@@ -197,7 +200,7 @@ malformed()
 # the partner holds a0 the whole interval.
 pause_storm()
 {
-	local sp
+	local sp share
 
 	reset_a0
 	fc "$A" set dev a0 speed 10
@@ -218,6 +221,19 @@ pause_storm()
 	fc "$B" send dev b0 pause 65535 >/dev/null
 	doctor "$A" dev a0 interval 0.5
 	quiet pause-storm "a 3.4 ms pause, before the interval"
+	# One long pause within the interval is no storm: a storm refreshes.
+	# The pause (3.36 s) outlasts the 3 s interval it starts 0.15 s into:
+	# paused 95% of it, by one XOFF.
+	fc "$A" set dev a0 speed 10
+	(sleep 0.15; fc "$B" send dev b0 pause 65535 >/dev/null) &
+	doctor "$A" dev a0 interval 3
+	wait
+	fc "$B" send dev b0 xon >/dev/null
+	fires paused-by-partner info "one 3.4 s PAUSE within the interval"
+	share=$(field paused-by-partner measured | sed -n 's/.*paused up to \([0-9]*\)% of the interval.*/\1/p')
+	[ "${share:-0}" -ge 90 ]
+	check_err $? "one PAUSE held a0 ${share:-?}% of the interval, not 90% or more: the case proves nothing"
+	quiet pause-storm "one 3.4 s PAUSE, ${share:-?}% of the interval, not refreshed"
 	reset_a0
 	log_test "pause-storm: a partner that keeps a0 paused"
 }

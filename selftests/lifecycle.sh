@@ -133,6 +133,18 @@ keys_become()
 	return 1
 }
 
+# pause_x0 N: y0 sends N PAUSE frames; wait up to 2 s for x0 to count them.
+pause_x0()
+{
+	local i
+
+	ip netns exec "$Y" "$FCTEST" raw y0 "$(pause_hex "$(mac_of "$Y" y0)" 100)" count "$1"
+	for ((i = 0; i < 40; i++)); do
+		[ "$(fc_get "$X" x0 .stats.rx_pause)" = "$1" ] && break
+		sleep 0.05
+	done
+}
+
 # The module holds the ingress static keys while a flowctl qdisc exists
 # and lets them go a second after the last one: with the module loaded and
 # no qdisc, the receive path pays nothing. A port still attached keeps
@@ -142,6 +154,8 @@ ingress_keys()
 	local r0 i
 
 	cleanup_ns
+	# The case is about the loaded module, whichever case ran before.
+	modprobe flowctl
 	r0=0
 	for ((i = 0; i < 100; i++)); do
 		r0=$(mod_refs)
@@ -160,11 +174,7 @@ ingress_keys()
 	ip netns exec "$X" tc qdisc del dev x1 root
 	sleep 2
 	check_eq "$(cat "$KEYS")" Y "ingress keys 2 s after one of two ports went"
-	ip netns exec "$Y" "$FCTEST" raw y0 "$(pause_hex "$(mac_of "$Y" y0)" 100)" count 3
-	for ((i = 0; i < 40; i++)); do
-		[ "$(fc_get "$X" x0 .stats.rx_pause)" = 3 ] && break
-		sleep 0.05
-	done
+	pause_x0 3
 	check_eq "$(fc_get "$X" x0 .stats.rx_pause)" 3 "PAUSE frames x0 counted after x1 went"
 	# The last one goes and a new one comes within the second: the
 	# pending release must leave the keys to it.
@@ -172,11 +182,7 @@ ingress_keys()
 	ip netns exec "$X" tc qdisc add dev x0 root flowctl
 	sleep 2
 	check_eq "$(cat "$KEYS")" Y "ingress keys 2 s after a port came back within the second"
-	ip netns exec "$Y" "$FCTEST" raw y0 "$(pause_hex "$(mac_of "$Y" y0)" 100)" count 2
-	for ((i = 0; i < 40; i++)); do
-		[ "$(fc_get "$X" x0 .stats.rx_pause)" = 2 ] && break
-		sleep 0.05
-	done
+	pause_x0 2
 	check_eq "$(fc_get "$X" x0 .stats.rx_pause)" 2 "PAUSE frames the new x0 counted"
 	ip netns exec "$X" tc qdisc del dev x0 root
 	keys_become N

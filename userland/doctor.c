@@ -237,9 +237,18 @@ static unsigned int prios_grew(const struct fc_doc_port *p, int attr,
 }
 
 /*
- * PFC XOFF per priority (frames with its enable bit less those with time
- * 0), listed into buf; their sum.
+ * A priority's XOFF growth: frames with its enable bit less those with
+ * time 0 (xon < 0: the counter all counts XOFF only, as tx_pfc does).
  */
+static uint64_t prio_xoff(const struct fc_doc_port *p, int prio, int all,
+			  int xon)
+{
+	uint64_t x = prio_d(p, prio, all), on = xon < 0 ? 0 : prio_d(p, prio, xon);
+
+	return x > on ? x - on : 0;
+}
+
+/* prio_xoff() of every priority, listed into buf; their sum. */
 static uint64_t pfc_xoff(const struct fc_doc_port *p, int all, int xon,
 			 char *buf, size_t len)
 {
@@ -248,15 +257,27 @@ static uint64_t pfc_xoff(const struct fc_doc_port *p, int all, int xon,
 
 	buf[0] = '\0';
 	for (i = 0; i < FLOWCTL_NUM_PRIOS; i++) {
-		uint64_t x = prio_d(p, i, all), on = prio_d(p, i, xon);
+		uint64_t d = prio_xoff(p, i, all, xon);
 
-		if (x <= on)
+		if (!d)
 			continue;
-		sum += x - on;
+		sum += d;
 		cat(buf, len, "%sprio %d +%llu", buf[0] ? ", " : "", i,
-		    (unsigned long long)(x - on));
+		    (unsigned long long)d);
 	}
 	return sum;
+}
+
+/* dcb's words for priorities on: " 3:on 4:on" (one pair a priority). */
+static const char *dcb_prio_on(char *buf, size_t len, unsigned int mask)
+{
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < FLOWCTL_NUM_PRIOS; i++)
+		if (mask & (1u << i))
+			cat(buf, len, " %d:on", i);
+	return buf;
 }
 
 static void judge_namespace(struct judge *j, const struct fc_doc_facts *f)
@@ -303,7 +324,11 @@ static void judge_nic(struct judge *j, const struct fc_doc_port *p)
 			    (unsigned long long)mac, in_elapsed(t, sizeof(t), p->elapsed_ns));
 		}
 	}
-	if (!n->features_err && n->rx_all_offered && !n->rx_all_on) {
+	/* MAC Control frames that reached flowctl prove they get through. */
+	if (!n->features_err && n->rx_all_offered && !n->rx_all_on &&
+	    !(p->measured && (stat_d(p, FLOWCTL_A_STATS_RX_PAUSE) ||
+			      stat_d(p, FLOWCTL_A_STATS_RX_XON) ||
+			      stat_d(p, FLOWCTL_A_STATS_RX_PFC)))) {
 		snprintf(fix, sizeof(fix), "ethtool -K %s rx-all on", dev);
 		add(j, R_RX_ALL_OFF, dev, fix,
 		    "ETHTOOL_MSG_FEATURES_GET: rx-all off, and the driver can switch it");
@@ -368,7 +393,11 @@ static void judge_speed(struct judge *j, const struct fc_doc_port *p)
 		    "flowctl: speed %s (speed_source config); %s",
 		    fmt_speed(sp, sizeof(sp), speed), link);
 	}
-	if (!speed) {
+	/* Without a speed no pause time is honored nor sent: a port that does
+	 * neither (mode off, or rx and tx off) needs none.
+	 */
+	if (!speed && cfg(p, FLOWCTL_A_DEV_MODE) != FLOWCTL_MODE_OFF &&
+	    (cfg(p, FLOWCTL_A_DEV_RX) || cfg(p, FLOWCTL_A_DEV_TX))) {
 		if (!n->linkmodes_err && n->duplex == FC_DOC_DUPLEX_HALF && n->speed_mbps)
 			snprintf(fix, sizeof(fix), "ethtool -s %s speed %u duplex full autoneg off",
 				 dev, n->speed_mbps);
@@ -425,6 +454,7 @@ static void judge_counters(struct judge *j, const struct fc_doc_port *p)
 {
 	const char *dev = p->ifname;
 	char fix[FC_DOC_FIX_LEN], in[FMT_LEN + 8], per[160], conf[96], list[FMT_LEN];
+	char dcb[FMT_LEN];
 	uint64_t d, d2, mode = cfg(p, FLOWCTL_A_DEV_MODE);
 	unsigned int storm = 0, ours = (unsigned int)cfg(p, FLOWCTL_A_DEV_PFC_PRIOS);
 	uint64_t max_ns = 0;
@@ -440,8 +470,9 @@ static void judge_counters(struct judge *j, const struct fc_doc_port *p)
 		if (mode == FLOWCTL_MODE_PFC)
 			snprintf(fix, sizeof(fix),
 				 "on the partner: flowctl set dev PEER mode pfc pfc-prios %s rx on "
-				 "(a NIC: dcb pfc set dev PEER prio-pfc %s:on)",
-				 fmt_prio_list(list, sizeof(list), ours & 0xff), list);
+				 "(a NIC: dcb pfc set dev PEER prio-pfc%s)",
+				 fmt_prio_list(list, sizeof(list), ours & 0xff),
+				 dcb_prio_on(dcb, sizeof(dcb), ours & 0xff));
 		else
 			snprintf(fix, sizeof(fix),
 				 "on the partner: flowctl set dev PEER mode pause rx on "
@@ -458,8 +489,13 @@ static void judge_counters(struct judge *j, const struct fc_doc_port *p)
 	per[0] = '\0';
 	for (i = 0; i < FLOWCTL_NUM_PRIOS && p->elapsed_ns; i++) {
 		uint64_t ns = prio_d(p, i, FLOWCTL_A_PRIO_PAUSED_NS_TOTAL);
+		uint64_t xoff = mode == FLOWCTL_MODE_PFC ?
+			prio_xoff(p, i, FLOWCTL_A_PRIO_RX_PFC, FLOWCTL_A_PRIO_RX_PFC_XON) :
+			stat_d(p, FLOWCTL_A_STATS_RX_PAUSE);
 
-		if (ns * 100 >= (uint64_t)FC_DOC_STORM_PCT * p->elapsed_ns) {
+		/* One long pause is no storm: a storm keeps refreshing. */
+		if (ns * 100 >= (uint64_t)FC_DOC_STORM_PCT * p->elapsed_ns &&
+		    xoff >= FC_DOC_STORM_XOFF) {
 			storm |= 1u << i;
 			if (ns > max_ns)
 				max_ns = ns;
@@ -506,7 +542,8 @@ static void judge_counters(struct judge *j, const struct fc_doc_port *p)
 	}
 
 	d = stat_d(p, FLOWCTL_A_STATS_TX_PAUSE);
-	d2 = pfc_xoff(p, FLOWCTL_A_PRIO_TX_PFC, FLOWCTL_A_PRIO_TX_PFC_XON, per, sizeof(per));
+	/* Unlike rx_pfc, a priority's tx_pfc counts only its XOFF. */
+	d2 = pfc_xoff(p, FLOWCTL_A_PRIO_TX_PFC, -1, per, sizeof(per));
 	if (d || d2) {
 		snprintf(fix, sizeof(fix), "flowctl watch dev %s interval 1 count 30", dev);
 		add(j, R_PAUSING_PARTNER, dev, fix,

@@ -19,6 +19,8 @@
 
 /* A pause priority is "stormed" when held this share of the interval. */
 #define FC_DOC_STORM_PCT	90
+/* ... by at least this many XOFF frames in the interval (refreshes). */
+#define FC_DOC_STORM_XOFF	2
 
 /* Zero is "unknown", so facts left zero say nothing. */
 enum fc_doc_duplex {

@@ -177,13 +177,18 @@ static int gather(const char *dev, uint64_t interval_ns, struct fc_doc_facts *f)
 		if (f->module)
 			ret = fc_nl_family_said(&nl, err);
 	}
+	/* The interval starts before flowctl's first reading and ends after
+	 * its second, and the MAC's two readings lie within it: a frame the
+	 * MAC counted in its window was counted by flowctl in its own (or is
+	 * still on its way), and a share of the interval is never over 100%.
+	 */
+	t0 = mono_ns();
 	if (!ret)
 		ret = first_reading(&nl, dev, f);
 	if (ret) {
 		fc_nl_close(&nl);
 		return ret;
 	}
-	t0 = mono_ns();
 	fc_nic_open(&nic);
 	for (i = 0; i < f->nports; i++) {
 		fc_nic_read(&nic, f->port[i].ifname, &f->port[i].nic);
@@ -195,10 +200,10 @@ static int gather(const char *dev, uint64_t interval_ns, struct fc_doc_facts *f)
 			fprintf(stderr, "measuring for %s...\n",
 				fmt_ns(t, sizeof(t), interval_ns, false));
 		sleep_until(t0 + interval_ns);
-		ret = second_reading(&nl, dev, f, mono_ns() - t0);
-		for (i = 0; !ret && i < f->nports; i++)
+		for (i = 0; i < f->nports; i++)
 			if (!f->port[i].nic.pause_err)
 				fc_nic_read_pause(&nic, f->port[i].ifname, &f->port[i].nic, 1);
+		ret = second_reading(&nl, dev, f, mono_ns() - t0);
 	}
 	fc_nic_close(&nic);
 	fc_nl_close(&nl);
