@@ -219,6 +219,8 @@ unlock:
 /*
  * A new configuration (under rx_lock): a watchdog turned off, or given
  * another action, restores every stormed priority and forgets its windows.
+ * A gate closed at that moment is watched from now: a partner whose
+ * refreshes keep it closed (a deadlock, a storm) closes it no more.
  */
 void fc_wd_config(struct fc_sched *q, const struct fc_cfg *old,
 		  const struct fc_cfg *ncfg, u64 now, struct fc_events *evs)
@@ -233,6 +235,9 @@ void fc_wd_config(struct fc_sched *q, const struct fc_cfg *old,
 			fc_wd_restore(q, prio, now, evs);
 		q->pwd[prio].win_start = 0;
 	}
+	for (prio = 0; prio < FC_PRIOS; prio++)
+		if (q->prx[prio].until > now)
+			fc_wd_watch(q, ncfg, prio, now);
 }
 
 /*

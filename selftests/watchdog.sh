@@ -14,17 +14,19 @@
 #   +----------------------+        +---------------+
 
 ALL_TESTS="baseline_stays_paused storm_drop storm_forward storm_alert draining_not_stormed
-	   choppy_storm"
+	   choppy_storm watchdog_cli on_during_storm"
 source "$(dirname "$0")/lib.sh"
 require_cmd jq tc
 # Detection and restoration are times: a VM stalled by its host can
 # stretch them. Those cases run again on failure.
 RETRY_TIMING=1
-TIMING_CASES="storm_drop storm_forward storm_alert draining_not_stormed choppy_storm"
+TIMING_CASES="storm_drop storm_forward storm_alert draining_not_stormed choppy_storm
+	      on_during_storm"
 
 TMP=$(mktemp -d)
 SENDER=
 STORM=
+MONITOR=
 
 setup_prepare()
 {
@@ -45,8 +47,9 @@ cleanup_case()
 {
 	[ -n "$STORM" ] && kill "$STORM" 2>/dev/null
 	[ -n "$SENDER" ] && kill "$SENDER" 2>/dev/null
-	wait "$STORM" "$SENDER" 2>/dev/null
-	STORM= SENDER=
+	[ -n "$MONITOR" ] && kill "$MONITOR" 2>/dev/null
+	wait "$STORM" "$SENDER" "$MONITOR" 2>/dev/null
+	STORM= SENDER= MONITOR=
 	ip netns exec "$B" "$FCTEST" raw b0 "$(pfc_hex "$MAC_B" 0x08 0 0 0 0)" >/dev/null
 	fc "$A" set dev a0 watchdog off >/dev/null
 	fc "$A" stats reset dev a0 >/dev/null
@@ -95,17 +98,54 @@ baseline_stays_paused()
 	log_test "baseline: a storm holds priority 3 for as long as it lasts (no watchdog)"
 }
 
+# wait_monitor FILE: until the monitor writing FILE has joined the group.
+wait_monitor()
+{
+	local i
+
+	for ((i = 0; i < 200; i++)); do
+		grep -q Monitoring "$1" 2>/dev/null && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+# event_ns FILE TYPE: the kernel's stamp (ns) of the first TYPE event for
+# priority 3 in a text monitor's FILE, or nothing.
+event_ns()
+{
+	awk -v t="$2" '$0 ~ (" " t " prio 3( |$)") {
+		for (i = 1; i <= NF; i++)
+			if ($i ~ /^\[[0-9]+\.[0-9]+\]$/) {
+				gsub(/[][.]/, "", $i); print $i; exit
+			}
+	}' "$1"
+}
+
 storm_drop()
 {
-	local t0 t1 d
+	local mon p0 s0 d
 
-	fc "$A" set dev a0 watchdog 200 wd-action drop
-	t0=$(date +%s%N)
+	mon=$TMP/monitor
+	ip netns exec "$A" flowctl monitor dev a0 >"$mon" 2>&1 &
+	MONITOR=$!
+	wait_monitor "$mon"
+	check_err $? "flowctl monitor did not start: $(tail -n 2 "$mon")"
+	fc "$A" watchdog dev a0 detection 200 action drop
+	check_err $? "flowctl watchdog dev a0 detection 200 action drop"
 	storm 200000
 	wait_state stormed 5
 	check_err $? "priority 3 not stormed within 5 s (detection 200 ms)"
-	t1=$(date +%s%N)
-	log_info "stormed $(((t1 - t0) / 1000000)) ms after the storm began (detection 200 ms)"
+	sleep 0.2
+	p0=$(event_ns "$mon" pause-start)
+	s0=$(event_ns "$mon" storm-start)
+	if [ -n "$p0" ] && [ -n "$s0" ]; then
+		d=$(((s0 - p0) / 1000000))
+		log_info "stormed $d ms after the first PFC closed the gate (detection 200 ms, refresh 200 ms)"
+		check_range "$d" 200 400 "ms from the pause's start to storm-start"
+	else
+		check_err 1 "the monitor saw no pause-start ($p0) or storm-start ($s0): $(tail -n 3 "$mon")"
+	fi
 	check_eq "$(fc_get "$A" a0 '.prio[3].paused')" false "priority 3's gate once stormed (drop)"
 	check_eq "$(fc_get "$A" a0 '.prio[3].wd_storms')" 1 "storms detected"
 	sleep 0.5
@@ -118,8 +158,64 @@ storm_drop()
 	wait_state operational 5
 	check_err $? "priority 3 not restored within 5 s of the last PFC (restoration 400 ms)"
 	check_eq "$(fc_get "$A" a0 '.prio[3].wd_restored')" 1 "storms restored"
+	grep -q ' storm-end prio 3 after ' "$mon"
+	check_err $? "the monitor saw no storm-end: $(tail -n 3 "$mon")"
 	cleanup_case
-	log_test "drop: a storm is detected, the queue dropped, and restored after it"
+	log_test "drop: a storm is detected within detection + one refresh, the queue dropped, and restored after it"
+}
+
+# flowctl watchdog shows what the kernel holds, in text, JSON and metrics.
+watchdog_cli()
+{
+	local j
+
+	fc "$A" watchdog dev a0 detection 300 restoration 1000 action alert
+	check_err $? "flowctl watchdog dev a0 detection 300 restoration 1000 action alert"
+	fc "$A" watchdog dev a0 | grep -q '^a0: watchdog 300 ms, restoration 1000 ms, action alert$'
+	check_err $? "flowctl watchdog's text: $(fc "$A" watchdog dev a0 | head -n 1)"
+	storm 200000
+	wait_state stormed 5
+	check_err $? "priority 3 not stormed within 5 s (detection 300 ms)"
+	j=$(fc "$A" -j watchdog dev a0)
+	check_eq "$(jq -r '.[0] | [.on, .detection_ms, .restoration_ms, .restoration_auto, .action] | join(" ")' <<<"$j")" \
+		"true 300 1000 false alert" "flowctl -j watchdog: the configuration"
+	check_eq "$(jq -r '.[0].prios[3] | [.prio, .state, .storms] | join(" ")' <<<"$j")" \
+		"3 stormed 1" "flowctl -j watchdog: priority 3"
+	check_eq "$(jq -r '.[0].prios | length' <<<"$j")" 8 "flowctl -j watchdog: all eight priorities"
+	fc "$A" watchdog dev a0 | grep -Eq '^  3 +stormed +1 '
+	check_err $? "flowctl watchdog's text does not show priority 3 stormed: $(fc "$A" watchdog dev a0)"
+	fc "$A" metrics dev a0 | grep -qx 'flowctl_watchdog_stormed{dev="a0",prio="3"} 1'
+	check_err $? "metrics: flowctl_watchdog_stormed of priority 3 is not 1"
+	fc "$A" metrics dev a0 | grep -qx 'flowctl_watchdog_detection_seconds{dev="a0"} 0.300'
+	check_err $? "metrics: flowctl_watchdog_detection_seconds"
+	# A bad word changes nothing.
+	fc "$A" watchdog dev a0 detection 50 2>/dev/null
+	check_eq $? 2 "exit status of detection 50"
+	check_eq "$(fc "$A" -j watchdog dev a0 | jq -r '.[0].detection_ms')" 300 "detection after a refused value"
+	fc "$A" watchdog dev a0 off
+	check_eq "$(fc "$A" -j watchdog dev a0 | jq -r '.[0].on, .[0].prios[3].state' | paste -sd ' ')" \
+		"false operational" "off: the watchdog, and the stormed priority restored"
+	cleanup_case
+	log_test "flowctl watchdog sets and shows the watchdog (text, JSON, metrics)"
+}
+
+# Turned on while a storm already holds the gate: the refreshes close it no
+# more, so the window starts when the watchdog does.
+on_during_storm()
+{
+	local i
+
+	storm 200000
+	for ((i = 0; i < 40; i++)); do
+		[ "$(fc_get "$A" a0 '.prio[3].paused')" = true ] && break
+		sleep 0.05
+	done
+	sleep 0.5
+	fc "$A" watchdog dev a0 detection 200 action alert
+	wait_state stormed 5
+	check_err $? "a storm in force when the watchdog came on was not detected"
+	cleanup_case
+	log_test "a watchdog turned on during a storm detects it"
 }
 
 storm_forward()

@@ -111,6 +111,45 @@ static const char *const wd_action_words[] = {
 
 static const char *const prio_words[] = { "xoff", "xon", NULL };
 
+const char *fc_wd_action_name(uint64_t action)
+{
+	return action < 3 ? wd_action_words[action] : NULL;
+}
+
+int fc_wd_value(int attr, const char *kw, const char *arg, uint64_t *v)
+{
+	int err, i;
+
+	switch (attr) {
+	case FLOWCTL_A_DEV_WD_DETECT_MS:
+		if (matches(arg, "off")) {
+			*v = 0;
+			return 0;
+		}
+		err = parse_u64(arg, 100, 5000, v);
+		if (err)
+			return bad_value(kw, arg, err,
+					 "off, or the detection time 100..5000 ms");
+		return 0;
+	case FLOWCTL_A_DEV_WD_RESTORE_MS:
+		if (matches(arg, "auto")) {
+			*v = 0;
+			return 0;
+		}
+		err = parse_u64(arg, 100, 60000, v);
+		if (err)
+			return bad_value(kw, arg, err,
+					 "auto (twice the detection), or 100..60000 ms");
+		return 0;
+	default:	/* FLOWCTL_A_DEV_WD_ACTION */
+		i = word_index(arg, wd_action_words, 3);
+		if (i < 0)
+			return bad_value(kw, arg, -EINVAL, "drop, forward or alert");
+		*v = (uint64_t)i;
+		return 0;
+	}
+}
+
 int fc_set_parse(int argc, char **argv, struct fc_set_req *r)
 {
 	memset(r, 0, sizeof(*r));
@@ -244,30 +283,16 @@ int fc_set_parse(int argc, char **argv, struct fc_set_req *r)
 						 "TC:PERCENT,... with classes 0..7 once each and shares 1..100 summing to 100, like 0:30,3:50,5:20; or off");
 		} else if (matches(kw, "watchdog")) {
 			attr = FLOWCTL_A_DEV_WD_DETECT_MS;
-			if (matches(arg, "off")) {
-				v = 0;
-			} else {
-				err = parse_u64(arg, 100, 5000, &v);
-				if (err)
-					return bad_value(kw, arg, err,
-							 "off, or the detection time 100..5000 ms");
-			}
+			if (fc_wd_value(attr, kw, arg, &v))
+				return EXIT_USAGE;
 		} else if (matches(kw, "wd-restoration")) {
 			attr = FLOWCTL_A_DEV_WD_RESTORE_MS;
-			if (matches(arg, "auto")) {
-				v = 0;
-			} else {
-				err = parse_u64(arg, 100, 60000, &v);
-				if (err)
-					return bad_value(kw, arg, err,
-							 "auto (twice the detection), or 100..60000 ms");
-			}
+			if (fc_wd_value(attr, kw, arg, &v))
+				return EXIT_USAGE;
 		} else if (matches(kw, "wd-action")) {
 			attr = FLOWCTL_A_DEV_WD_ACTION;
-			i = word_index(arg, wd_action_words, 3);
-			if (i < 0)
-				return bad_value(kw, arg, -EINVAL, "drop, forward or alert");
-			v = (uint64_t)i;
+			if (fc_wd_value(attr, kw, arg, &v))
+				return EXIT_USAGE;
 		} else if (matches(kw, "prio-tc")) {
 			attr = FLOWCTL_A_DEV_PRIO_TC;
 			err = parse_prio_tc(arg, &u32);
