@@ -42,6 +42,9 @@
 #define FC_WD_MIN_MS		100
 #define FC_WD_MAX_DETECT_MS	5000
 #define FC_WD_MAX_RESTORE_MS	60000
+/* The send-side pause-storm guard's range (mlx5's pfc-prevention-tout), ms */
+#define FC_TX_STORM_MIN_MS	80
+#define FC_TX_STORM_MAX_MS	8000
 
 /* Configuration: never changed once published, replaced whole. */
 struct fc_cfg {
@@ -63,6 +66,7 @@ struct fc_cfg {
 	u32 wd_detect_ms;	/* PFC watchdog, 0 = off (wd.c) */
 	u32 wd_restore_ms;	/* 0 = 2 x detection */
 	u8 wd_action;		/* enum flowctl_wd_action */
+	u32 tx_storm_ms;	/* pause-storm guard, 0 = off (tx.c) */
 	struct rcu_head rcu;
 };
 
@@ -126,6 +130,8 @@ struct fc_tx_stats {
 	u64 tx_pfc;
 	u64 prio_tx_pfc[FC_PRIOS];
 	u64 prio_tx_pfc_xon[FC_PRIOS];
+	u64 tx_storm_warning;
+	u64 tx_storm_error;
 };
 
 /* Receive-side state of one priority; rx_lock except until (see rx.c). */
@@ -201,6 +207,14 @@ struct fc_sched {
 	u64 tx_refresh_at;
 	struct fc_tx_stats txs;
 	atomic64_t since_xoff[FC_PRIOS + 1];	/* [FC_PRIOS]: port */
+	/* The pause-storm guard (tx.c), written by the tasklet alone: when
+	 * each XOFF began, which states warned, and which hit the limit and
+	 * may not pause again until their charge falls below XON (read by
+	 * uncharge, to kick the tasklet then).
+	 */
+	u64 xoff_began[FC_PRIOS + 1];
+	u16 storm_warned;
+	u16 storm_blocked;
 	atomic64_t partner_ignored[FC_PRIOS];
 
 	/* read/write, rx_lock */

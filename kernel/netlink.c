@@ -70,6 +70,7 @@ static const struct nla_policy fc_dev_set_policy[FLOWCTL_A_DEV_MAX + 1] = {
 	/* 0 (off) or FC_WD_MIN_MS..: the lower bound is checked in the parse. */
 	[FLOWCTL_A_DEV_WD_DETECT_MS] = NLA_POLICY_MAX(NLA_U32, FC_WD_MAX_DETECT_MS),
 	[FLOWCTL_A_DEV_WD_RESTORE_MS] = NLA_POLICY_MAX(NLA_U32, FC_WD_MAX_RESTORE_MS),
+	[FLOWCTL_A_DEV_TX_STORM_MS] = NLA_POLICY_MAX(NLA_U32, FC_TX_STORM_MAX_MS),
 	[FLOWCTL_A_DEV_WD_ACTION] = NLA_POLICY_MAX(NLA_U8, FLOWCTL_WD_ALERT),
 };
 
@@ -92,6 +93,10 @@ static int fc_fill_stats(struct sk_buff *msg, const struct fc_snapshot *s)
 	    fc_put_u64(msg, FLOWCTL_A_STATS_TX_PAUSE, s->txs.tx_pause, pad) ||
 	    fc_put_u64(msg, FLOWCTL_A_STATS_TX_XON, s->txs.tx_xon, pad) ||
 	    fc_put_u64(msg, FLOWCTL_A_STATS_TX_PFC, s->txs.tx_pfc, pad) ||
+	    fc_put_u64(msg, FLOWCTL_A_STATS_TX_STORM_WARNING,
+		       s->txs.tx_storm_warning, pad) ||
+	    fc_put_u64(msg, FLOWCTL_A_STATS_TX_STORM_ERROR,
+		       s->txs.tx_storm_error, pad) ||
 	    fc_put_u64(msg, FLOWCTL_A_STATS_RX_IGNORED, s->rxs.rx_ignored, pad) ||
 	    fc_put_u64(msg, FLOWCTL_A_STATS_RX_MALFORMED,
 		       s->rxs.rx_malformed, pad) ||
@@ -194,6 +199,7 @@ static int fc_nl_fill(struct sk_buff *msg, struct fc_sched *q,
 	    nla_put_u32(msg, FLOWCTL_A_DEV_WD_DETECT_MS, c->wd_detect_ms) ||
 	    nla_put_u32(msg, FLOWCTL_A_DEV_WD_RESTORE_MS, c->wd_restore_ms) ||
 	    nla_put_u8(msg, FLOWCTL_A_DEV_WD_ACTION, c->wd_action) ||
+	    nla_put_u32(msg, FLOWCTL_A_DEV_TX_STORM_MS, c->tx_storm_ms) ||
 	    fc_fill_stats(msg, s))
 		goto cancel;
 	for (prio = 0; prio < FC_PRIOS; prio++)
@@ -480,6 +486,16 @@ static int fc_parse_cfg(struct fc_sched *q, struct fc_cfg *c,
 	}
 	if (tb[FLOWCTL_A_DEV_WD_ACTION])
 		c->wd_action = nla_get_u8(tb[FLOWCTL_A_DEV_WD_ACTION]);
+	if (tb[FLOWCTL_A_DEV_TX_STORM_MS]) {
+		u32 ms = nla_get_u32(tb[FLOWCTL_A_DEV_TX_STORM_MS]);
+
+		if (ms && ms < FC_TX_STORM_MIN_MS) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[FLOWCTL_A_DEV_TX_STORM_MS],
+					    "tx-storm: 0 (off) or 80..8000 ms");
+			return -ERANGE;
+		}
+		c->tx_storm_ms = ms;
+	}
 
 	/* The headroom XOFF must leave depends on the speed this set gives. */
 	head = fc_headroom(fc_resolve_speed(q, c, &src));
@@ -581,7 +597,8 @@ int fc_opts_dump(struct sk_buff *skb, const struct fc_cfg *c)
 	    nla_put(skb, FLOWCTL_A_DEV_TC_BW, FC_PRIOS, c->tc_bw) ||
 	    nla_put_u32(skb, FLOWCTL_A_DEV_WD_DETECT_MS, c->wd_detect_ms) ||
 	    nla_put_u32(skb, FLOWCTL_A_DEV_WD_RESTORE_MS, c->wd_restore_ms) ||
-	    nla_put_u8(skb, FLOWCTL_A_DEV_WD_ACTION, c->wd_action))
+	    nla_put_u8(skb, FLOWCTL_A_DEV_WD_ACTION, c->wd_action) ||
+	    nla_put_u32(skb, FLOWCTL_A_DEV_TX_STORM_MS, c->tx_storm_ms))
 		goto cancel;
 	for (prio = 0; prio < FC_PRIOS; prio++) {
 		if (!c->prio_xoff[prio] && !c->prio_xon[prio])

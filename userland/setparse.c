@@ -25,6 +25,7 @@ void usage_set(FILE *f)
 		"               [ ets { TC:PERCENT[,TC:PERCENT...] | off } ]\n"
 		"               [ watchdog { MS | off } ] [ wd-restoration { MS | auto } ]\n"
 		"               [ wd-action { drop | forward | alert } ]\n"
+		"               [ tx-storm { MS | off } ]\n"
 		"       flowctl set help\n"
 		"PRIO-LIST := { PRIO[-PRIO][,PRIO-LIST] | all | none }   e.g. 3,4 or 0,3-5\n"
 		"PRIO := { 0 .. 7 }\n"
@@ -44,6 +45,8 @@ void usage_set(FILE *f)
 		"          auto = 2 x MS) with no PAUSE/PFC for it.\n"
 		"rx on: obey PAUSE received (the partner paused us).\n"
 		"tx on: send PAUSE when our queues pass xoff (we pause the partner).\n"
+		"tx-storm: our XOFF may hold the partner at most MS (80..8000): then XON,\n"
+		"          and no XOFF again until the charge falls below xon.\n"
 		"Only the settings given change; set needs CAP_NET_ADMIN.\n");
 }
 
@@ -78,7 +81,7 @@ static int twice(const char *kw)
 static const char *const set_words[] = {
 	"dev", "mode", "rx", "tx", "pfc-prios", "trust", "speed", "rate",
 	"limit", "xoff", "xon", "prio", "quanta", "prio-tc", "ets", "help",
-	"watchdog", "wd-restoration", "wd-action", NULL,
+	"watchdog", "wd-restoration", "wd-action", "tx-storm", NULL,
 };
 
 static const char *const set_needs[] = {
@@ -101,6 +104,7 @@ static const char *const set_needs[] = {
 	"off, or the detection time 100..5000 ms",
 	"auto (twice the detection), or 100..60000 ms",
 	"drop, forward or alert",
+	"off, or the longest our XOFF may hold the partner, 80..8000 ms",
 };
 
 static const char *const wd_action_words[] = {
@@ -293,6 +297,16 @@ int fc_set_parse(int argc, char **argv, struct fc_set_req *r)
 			attr = FLOWCTL_A_DEV_WD_ACTION;
 			if (fc_wd_value(attr, kw, arg, &v))
 				return EXIT_USAGE;
+		} else if (matches(kw, "tx-storm")) {
+			attr = FLOWCTL_A_DEV_TX_STORM_MS;
+			if (matches(arg, "off")) {
+				v = 0;
+			} else {
+				err = parse_u64(arg, 80, 8000, &v);
+				if (err)
+					return bad_value(kw, arg, err,
+							 "off, or the longest our XOFF may hold the partner, 80..8000 ms");
+			}
 		} else if (matches(kw, "prio-tc")) {
 			attr = FLOWCTL_A_DEV_PRIO_TC;
 			err = parse_prio_tc(arg, &u32);
@@ -345,6 +359,7 @@ void fc_set_build_opts(struct nlmsghdr *nlh, const struct fc_set_req *r)
 		{ FLOWCTL_A_DEV_QUANTA, 2 }, { FLOWCTL_A_DEV_PRIO_TC, 4 },
 		{ FLOWCTL_A_DEV_TC_BW, 0 }, { FLOWCTL_A_DEV_WD_DETECT_MS, 4 },
 		{ FLOWCTL_A_DEV_WD_RESTORE_MS, 4 }, { FLOWCTL_A_DEV_WD_ACTION, 1 },
+		{ FLOWCTL_A_DEV_TX_STORM_MS, 4 },
 	};
 	size_t i;
 	int p;

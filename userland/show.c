@@ -233,6 +233,14 @@ static void print_config(const struct fc_dev *d, enum output_type t)
 				   (unsigned long long)(res ? res : 2 * det),
 				   act < 3 ? actions[act] : "?");
 	}
+	if (FC_HAS(d->have, FLOWCTL_A_DEV_TX_STORM_MS)) {
+		uint64_t ms = d->v[FLOWCTL_A_DEV_TX_STORM_MS];
+
+		dev_u64(d, FLOWCTL_A_DEV_TX_STORM_MS, t & PRINT_JSON,
+			"tx_storm_ms", NULL);
+		if ((t & PRINT_FP) && ms)
+			print_text(" tx-storm %llums", (unsigned long long)ms);
+	}
 }
 
 static void print_port_counters(const struct fc_dev *d, enum output_type t)
@@ -257,6 +265,18 @@ static void print_port_counters(const struct fc_dev *d, enum output_type t)
 	stat_u64(d, FLOWCTL_A_STATS_TX_PAUSE, t, "tx_pause", " pause %s");
 	stat_u64(d, FLOWCTL_A_STATS_TX_XON, t, "tx_xon", " xon %s");
 	stat_u64(d, FLOWCTL_A_STATS_TX_PFC, t, "tx_pfc", " pfc %s");
+	/* The storm guard's counters: in text once it acted. */
+	if (FC_HAS(d->stats_have, FLOWCTL_A_STATS_TX_STORM_WARNING)) {
+		enum output_type st = t;
+
+		if (!d->stats[FLOWCTL_A_STATS_TX_STORM_WARNING] &&
+		    !d->stats[FLOWCTL_A_STATS_TX_STORM_ERROR])
+			st = (enum output_type)(st & PRINT_JSON);
+		stat_u64(d, FLOWCTL_A_STATS_TX_STORM_WARNING, st,
+			 "tx_storm_warning", " storm-warning %s");
+		stat_u64(d, FLOWCTL_A_STATS_TX_STORM_ERROR, st,
+			 "tx_storm_error", " storm-error %s");
+	}
 	if (d->stats_have & (1u << FLOWCTL_A_STATS_TX_PAUSE |
 			     1u << FLOWCTL_A_STATS_TX_XON |
 			     1u << FLOWCTL_A_STATS_TX_PFC))

@@ -231,19 +231,25 @@ static void print_wd_dev(const struct fc_dev *d)
 	close_json_object();
 }
 
+void fc_wd_print(const struct fc_dev_list *l)
+{
+	size_t i;
+
+	open_json_array(NULL);
+	for (i = 0; i < l->n; i++)
+		print_wd_dev(&l->dev[i]);
+	close_json_array();
+	json_end_document();
+}
+
 static int wd_show(const char *dev)
 {
 	struct fc_dev_list l = { 0 };
-	size_t i;
 	int ret;
 
 	ret = fc_dev_fetch(dev, "watchdog", &l);
 	if (!ret) {
-		open_json_array(NULL);
-		for (i = 0; i < l.n; i++)
-			print_wd_dev(&l.dev[i]);
-		close_json_array();
-		json_end_document();
+		fc_wd_print(&l);
 		if (!l.n && !dev && !is_json())
 			fprintf(stderr,
 				"no flowctl qdisc in this network namespace; attach one with: tc qdisc add dev DEV root flowctl\n");

@@ -121,7 +121,7 @@ static void test_text(void)
 		"text: no counters without -s");
 	ktap_ok(strstr(ts, "received: pause 12 xon 3 pfc 40 (rx: the partner is congested and paused us)") != NULL,
 		"text -s: received counters say the partner paused us");
-	ktap_ok(strstr(ts, "sent: pause 0 xon 0 pfc 5 (tx: we are congested and paused the partner)") != NULL,
+	ktap_ok(strstr(ts, "sent: pause 0 xon 0 pfc 5 storm-warning 2 storm-error 1 (tx: we are congested and paused the partner)") != NULL,
 		"text -s: sent counters say we paused the partner");
 	ktap_ok(strstr(ts, "rx: pfc 13 pfc-xon 23 episodes 3 paused-total 3 s") != NULL,
 		"text -s: per-priority rx counters");
@@ -148,6 +148,33 @@ static void test_json(const char *dir)
 	ktap_ok(strchr(p, '\n') < p + strlen(p) - 1, "json -p: pretty JSON spans lines");
 	KTAP_EQ_STR(e, "[]\n", "json: no ports is an empty array");
 	save(dir, "show.json", j);
+	{
+		char *w = NULL, *wt = NULL;
+		size_t wn = 0;
+		FILE *f = open_memstream(&w, &wn);
+
+		print_init(true, false, f);
+		fc_wd_print(&devs);
+		fclose(f);
+		save(dir, "watchdog.json", w);
+		f = open_memstream(&wt, &wn);
+		print_init(false, false, f);
+		fc_wd_print(&devs);
+		fclose(f);
+		print_init(false, false, stdout);
+		ktap_ok(strstr(wt, "veth0: watchdog 200 ms, restoration 400 ms (auto), action drop\n") != NULL,
+			"watchdog text: the port's settings, restoration auto resolved");
+		ktap_ok(strstr(wt, "  3    stormed            2        1      812        7         0  1.2 s\n") != NULL,
+			"watchdog text: priority 3's row");
+		ktap_ok(strstr(wt, "  4    operational        0") != NULL && !strstr(wt, "  5    "),
+			"watchdog text: the PFC priorities only (3 and 4)");
+		ktap_ok(strstr(wt, "eth1: this flowctl module has no watchdog") != NULL,
+			"watchdog text: a port without the attributes says so");
+		if (!strstr(wt, "  3    stormed"))
+			printf("# %s", wt);
+		free(w);
+		free(wt);
+	}
 	save(dir, "show-pretty.json", p);
 	save(dir, "stats.json", s);
 	save(dir, "empty.json", e);

@@ -105,6 +105,10 @@ enum {
 					 * 100..60000
 					 */
 	FLOWCTL_A_DEV_WD_ACTION,	/* u8, enum flowctl_wd_action */
+	FLOWCTL_A_DEV_TX_STORM_MS,	/* u32, pause-storm guard: the longest
+					 * our XOFF may hold the partner, ms;
+					 * 0 = off, else 80..8000
+					 */
 
 	__FLOWCTL_A_DEV_MAX,
 	FLOWCTL_A_DEV_MAX = (__FLOWCTL_A_DEV_MAX - 1)
@@ -124,6 +128,8 @@ enum {
 	FLOWCTL_A_STATS_RX_UNSUPPORTED,	/* u64: other MAC Control opcodes */
 	FLOWCTL_A_STATS_PARTNER_IGNORED, /* u64 */
 	FLOWCTL_A_STATS_EVENTS_SUPPRESSED, /* u64: pause events not reported */
+	FLOWCTL_A_STATS_TX_STORM_WARNING, /* u64: our XOFF held 85% of tx-storm */
+	FLOWCTL_A_STATS_TX_STORM_ERROR,	/* u64: ... held it all: XON sent */
 
 	__FLOWCTL_A_STATS_MAX,
 	FLOWCTL_A_STATS_MAX = (__FLOWCTL_A_STATS_MAX - 1)
