@@ -223,6 +223,7 @@ struct fc_sched {
 	struct fc_rx_stats rxs;
 	struct hrtimer expiry;	/* ends episodes and reports them */
 	u8 rx_link;		/* gates were set by link-level PAUSE */
+	u8 partner_mac[ETH_ALEN]; /* source of the last valid PAUSE/PFC */
 	bool rx_dead;		/* detaching: the hook leaves q alone */
 	atomic_t rx_busy;	/* CPUs in the hook's frame path */
 	/* event messages: a token bucket of ns of credit (netlink.c) */
@@ -298,6 +299,7 @@ struct fc_snapshot {
 	u32 xon;
 	u8 tx_link_active;
 	u32 headroom;
+	u8 partner_mac[ETH_ALEN];	/* zero: none heard */
 };
 
 extern struct Qdisc_ops fc_qdisc_ops;

@@ -202,6 +202,9 @@ static int fc_nl_fill(struct sk_buff *msg, struct fc_sched *q,
 	    nla_put_u32(msg, FLOWCTL_A_DEV_TX_STORM_MS, c->tx_storm_ms) ||
 	    fc_fill_stats(msg, s))
 		goto cancel;
+	if (!is_zero_ether_addr(s->partner_mac) &&
+	    nla_put(msg, FLOWCTL_A_DEV_PARTNER_MAC, ETH_ALEN, s->partner_mac))
+		goto cancel;
 	for (prio = 0; prio < FC_PRIOS; prio++)
 		if (fc_fill_prio(msg, s, prio))
 			goto cancel;

@@ -190,6 +190,8 @@ static void fc_rx_frame(struct fc_sched *q, struct sk_buff *skb)
 		q->rxs.rx_malformed++;
 		goto unlock;
 	}
+	/* Who pauses us: what the wait-for report follows (flowctl waitfor). */
+	ether_addr_copy(q->partner_mac, buf + ETH_ALEN);
 
 	if (f.opcode == MC_OPCODE_PAUSE) {
 		if (f.pause_time)
@@ -311,6 +313,7 @@ void fc_rx_snapshot(struct fc_sched *q, struct fc_snapshot *s, u64 now)
 	spin_lock_bh(&q->rx_lock);
 	s->rxs = q->rxs;
 	s->events_suppressed = q->ev_suppressed;
+	ether_addr_copy(s->partner_mac, q->partner_mac);
 	for (prio = 0; prio < FC_PRIOS; prio++) {
 		const struct fc_prio_rx *r = &q->prx[prio];
 

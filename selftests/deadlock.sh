@@ -19,7 +19,7 @@
 #       link i: Si cw -> S(i+1) ccw, 10 Mb/s; flow i: Hi -> H(i+2) over
 #       links i and i+1. DSCP 24 (precedence 3) is priority 3 on every port.
 
-ALL_TESTS="deadlock_forms watchdog_breaks_deadlock traffic_flows_again"
+ALL_TESTS="deadlock_forms cycle_reported watchdog_breaks_deadlock traffic_flows_again"
 source "$(dirname "$0")/lib.sh"
 require_cmd jq tc
 # Whether the cycle closes depends on when the queues fill under TCG: the
@@ -149,6 +149,39 @@ deadlock_forms()
 	log_test "deadlock: three paused queues in a ring stay full and silent (no watchdog)"
 }
 
+# waitfor_args: every namespace of the lab, for flowctl waitfor.
+waitfor_args()
+{
+	local v
+
+	for v in S1 S2 S3 H1 H2 H3; do
+		echo "netns ${!v}"
+	done
+}
+
+# Continues the baseline's ring: flowctl waitfor names the cycle.
+cycle_reported()
+{
+	local out j rc i n s t
+
+	# shellcheck disable=SC2046 # one word each
+	out=$(flowctl waitfor $(waitfor_args))
+	rc=$?
+	log_info "$out"
+	check_eq "$rc" 3 "flowctl waitfor's exit status with a cycle"
+	for i in 1 2 3; do
+		n=$(next "$i")
+		eval "s=\$S$i t=\$S$n"
+		grep -q "^  $s/cw ([0-9]* bytes queued) is paused by $t/ccw, whose bytes wait in $t/cw\$" <<<"$out"
+		check_err $? "the cycle does not name S$i cw waiting for S$n"
+	done
+	# shellcheck disable=SC2046
+	j=$(flowctl -j waitfor $(waitfor_args))
+	check_eq "$(jq -r '[.found, .namespaces, (.cycles[0].prio), (.cycles[0].ports | length)] | join(" ")' <<<"$j")" \
+		"1 6 3 3" "waitfor -j: one cycle over 6 namespaces, priority 3, three ports"
+	log_test "flowctl waitfor reports the wait-for cycle: each cw port, who pauses it, where its bytes wait"
+}
+
 # Continues the baseline's ring: the deadlock is still there.
 watchdog_breaks_deadlock()
 {
@@ -182,6 +215,9 @@ watchdog_breaks_deadlock()
 		fc "$s" watchdog dev cw | grep -q '^cw: watchdog 200 ms, restoration 400 ms (auto), action drop'
 		check_err $? "flowctl watchdog on S$i does not show cw's configuration"
 	done
+	# shellcheck disable=SC2046
+	flowctl waitfor $(waitfor_args) >/dev/null
+	check_eq $? 0 "flowctl waitfor's exit status once the ring drained"
 	log_test "the watchdog breaks the deadlock: the stormed queues dropped, the ring drains"
 }
 

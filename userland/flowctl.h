@@ -34,6 +34,7 @@ int cmd_metrics(int argc, char **argv);
 int cmd_dcbx(int argc, char **argv);
 int cmd_doctor(int argc, char **argv);
 int cmd_watchdog(int argc, char **argv);
+int cmd_waitfor(int argc, char **argv);
 
 /* Usage text for each level; f is stdout for "help", stderr on errors. */
 void usage_main(FILE *f);
@@ -49,6 +50,7 @@ void usage_metrics(FILE *f);
 void usage_dcbx(FILE *f);
 void usage_doctor(FILE *f);
 void usage_watchdog(FILE *f);
+void usage_waitfor(FILE *f);
 
 /* Usage errors: print the reason and the usage to stderr; return EXIT_USAGE. */
 int what_is(const char *word, void (*usage)(FILE *));

@@ -233,6 +233,12 @@ static void print_config(const struct fc_dev *d, enum output_type t)
 				   (unsigned long long)(res ? res : 2 * det),
 				   act < 3 ? actions[act] : "?");
 	}
+	if (FC_HAS(d->have, FLOWCTL_A_DEV_PARTNER_MAC)) {
+		char mac[18];
+
+		fc_fmt_mac(mac, d->v[FLOWCTL_A_DEV_PARTNER_MAC]);
+		print_string(t & PRINT_JSON, "partner_mac", NULL, mac);
+	}
 	if (FC_HAS(d->have, FLOWCTL_A_DEV_TX_STORM_MS)) {
 		uint64_t ms = d->v[FLOWCTL_A_DEV_TX_STORM_MS];
 

@@ -76,6 +76,11 @@ static inline struct nlmsghdr *synth_full_dev(char *buf, uint32_t seq, uint16_t 
 	mnl_attr_put_u32(nlh, FLOWCTL_A_DEV_WD_RESTORE_MS, 0);
 	mnl_attr_put_u8(nlh, FLOWCTL_A_DEV_WD_ACTION, FLOWCTL_WD_DROP);
 	mnl_attr_put_u32(nlh, FLOWCTL_A_DEV_TX_STORM_MS, 500);
+	{
+		static const uint8_t mac[6] = { 0x02, 0x00, 0x5e, 0x10, 0x20, 0xfe };
+
+		mnl_attr_put(nlh, FLOWCTL_A_DEV_PARTNER_MAC, sizeof(mac), mac);
+	}
 	mnl_attr_put_u32(nlh, SYNTH_UNKNOWN, 0xdeadbeef);
 
 	nest = mnl_attr_nest_start(nlh, FLOWCTL_A_DEV_STATS);

@@ -17,6 +17,7 @@
 #include "send.h"
 #include "dcbx_agent.h"
 #include "show.h"
+#include "waitfor.h"
 
 static char buf_full[16384] __attribute__((aligned(8)));
 static char buf_sparse[4096] __attribute__((aligned(8)));
@@ -132,6 +133,74 @@ static void test_text(void)
 	free(t);
 	free(ts);
 	free(st);
+}
+
+/*
+ * A ring of three switches S1..S3: Si's cw port is paused on priority 3 by
+ * S(i+1)'s ccw port, which holds XOFF because its bytes wait in S(i+1)'s
+ * cw. ccw_xoff clears one XOFF: no cycle then.
+ */
+static int ring(struct fc_wf_port *w, int ccw_xoff_off, char **out)
+{
+	static const char *const ns[] = { "S1", "S2", "S3" };
+	size_t n = 0;
+	FILE *f;
+	int i, found;
+
+	memset(w, 0, 6 * sizeof(*w));
+	for (i = 0; i < 3; i++) {
+		struct fc_wf_port *cw = &w[i], *ccw = &w[3 + (i + 1) % 3];
+		struct fc_prio *p = &cw->d.prio[3];
+
+		cw->ns = ns[i];
+		snprintf(cw->d.ifname, sizeof(cw->d.ifname), "cw");
+		cw->mac = 0x020000000010ULL + (uint64_t)i;
+		p->have = 1u << FLOWCTL_A_PRIO_PAUSED | 1u << FLOWCTL_A_PRIO_BACKLOG_BYTES;
+		p->v[FLOWCTL_A_PRIO_PAUSED] = 1;
+		p->v[FLOWCTL_A_PRIO_BACKLOG_BYTES] = 1000 * (uint64_t)(i + 1);
+		cw->d.have = 1u << FLOWCTL_A_DEV_PARTNER_MAC;
+		cw->d.v[FLOWCTL_A_DEV_PARTNER_MAC] = 0x020000000020ULL + (uint64_t)(i + 1) % 3;
+		ccw->ns = ns[(i + 1) % 3];
+		snprintf(ccw->d.ifname, sizeof(ccw->d.ifname), "ccw");
+		ccw->mac = 0x020000000020ULL + (uint64_t)(i + 1) % 3;
+		ccw->d.prio[3].have = 1u << FLOWCTL_A_PRIO_XOFF_ACTIVE;
+		ccw->d.prio[3].v[FLOWCTL_A_PRIO_XOFF_ACTIVE] = (i + 1) % 3 != ccw_xoff_off;
+	}
+	f = open_memstream(out, &n);
+	print_init(false, false, f);
+	found = fc_waitfor_print(w, 6, 3);
+	fclose(f);
+	print_init(false, false, stdout);
+	return found;
+}
+
+static void test_waitfor(const char *dir)
+{
+	struct fc_wf_port w[6];
+	char *t = NULL, *j = NULL;
+	size_t n = 0;
+	FILE *f;
+
+	KTAP_EQ_U64(ring(w, -1, &t), 1, "waitfor: a ring of three held ports is one cycle, found once");
+	ktap_ok(strstr(t, "wait-for cycle on priority 3:\n  S1/cw (1000 bytes queued) is paused by S2/ccw, whose bytes wait in S2/cw\n") &&
+		strstr(t, "  S3/cw (3000 bytes queued) is paused by S1/ccw, whose bytes wait in S1/cw\n"),
+		"waitfor: each wait names the port, its partner and where the partner's bytes wait");
+	printf("# %s", t);
+	free(t);
+	t = NULL;
+	KTAP_EQ_U64(ring(w, 1, &t), 0, "waitfor: one partner not in XOFF breaks the cycle");
+	ktap_ok(strstr(t, "no wait-for cycle among 6 flowctl ports in 3 namespaces") != NULL,
+		"waitfor: says so when there is none");
+	free(t);
+	ring(w, -1, &t);
+	free(t);
+	f = open_memstream(&j, &n);
+	print_init(true, false, f);
+	fc_waitfor_print(w, 6, 3);
+	fclose(f);
+	print_init(false, false, stdout);
+	save(dir, "waitfor.json", j);
+	free(j);
 }
 
 static void test_json(const char *dir)
@@ -349,6 +418,7 @@ int main(int argc, char **argv)
 	test_parsed();
 	test_text();
 	test_json(argv[1]);
+	test_waitfor(argv[1]);
 	test_events(argv[1]);
 	fc_dev_list_free(&devs);
 	return ktap_finish();

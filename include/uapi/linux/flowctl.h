@@ -109,6 +109,10 @@ enum {
 					 * our XOFF may hold the partner, ms;
 					 * 0 = off, else 80..8000
 					 */
+	FLOWCTL_A_DEV_PARTNER_MAC,	/* binary, 6 bytes (ro): the source
+					 * address of the last valid PAUSE/PFC
+					 * received; absent before the first
+					 */
 
 	__FLOWCTL_A_DEV_MAX,
 	FLOWCTL_A_DEV_MAX = (__FLOWCTL_A_DEV_MAX - 1)
