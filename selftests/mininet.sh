@@ -57,14 +57,14 @@ mn_custom_pfcring()
 	local out
 
 	out=$(cd "$TOP" && PYTHONPATH=$TOP/python timeout 300 mn --custom "$EX/pfcring.py" \
-		--topo pfcring,watchdog=200 --controller none --test pingall 2>&1)
+		--topo pfcring,watchdog=200 --switch lxbr --controller none --test pingall 2>&1)
 	check_err $? "mn --custom pfcring.py --test pingall: $(tail -n 5 <<<"$out")"
 	grep -q 'Results: 0% dropped' <<<"$out"
 	check_err $? "pingall over the ring: $(grep Results <<<"$out")"
-	grep -q '(flowctl r1-cw: mode pfc pfc-prios 3 trust dscp speed 10 rate 10mbit watchdog 200 wd-action drop)' <<<"$out"
+	grep -q '(flowctl r1-cw: mode pfc rx on pfc-prios 3 trust dscp speed 10 rate 10mbit watchdog 200 wd-action drop)' <<<"$out"
 	check_err $? "r1-cw was not configured with the watchdog: $(grep 'r1-cw' <<<"$out" | head -n 2)"
 	cleanup_case
-	log_test "mn --custom runs the PFC ring with flowctl and the watchdog on every link"
+	log_test "mn --custom runs the PFC ring: flowctl on every link, the watchdog on each router's clockwise port"
 }
 
 TMPDIR=$(mktemp -d)

@@ -52,8 +52,8 @@ class PfcRing(Topo):
 
     def build(self, watchdog=None, wd_action='drop'):
         for i in (1, 2, 3):
-            routes = ['198.18.%d.0/24 via 198.19.%d.2' % (nxt(i), i),
-                      '198.18.%d.0/24 via 198.19.%d.2' % (nxt(nxt(i)), i)]
+            # Everything not on its own links is clockwise.
+            routes = ['198.18.0.0/15 via 198.19.%d.2' % i]
             self.addNode('r%d' % i, cls=Router, ip='198.18.%d.254/24' % i,
                          routes=routes)
             self.addHost('h%d' % i, ip='198.18.%d.1/24' % i,
