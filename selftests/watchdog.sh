@@ -14,14 +14,14 @@
 #   +----------------------+        +---------------+
 
 ALL_TESTS="baseline_stays_paused storm_drop storm_forward storm_alert draining_not_stormed
-	   choppy_storm watchdog_cli on_during_storm"
+	   starved_not_stormed choppy_storm watchdog_cli on_during_storm"
 source "$(dirname "$0")/lib.sh"
 require_cmd jq tc
 # Detection and restoration are times: a VM stalled by its host can
 # stretch them. Those cases run again on failure.
 RETRY_TIMING=1
 TIMING_CASES="storm_drop storm_forward storm_alert draining_not_stormed choppy_storm
-	      on_during_storm"
+	      on_during_storm starved_not_stormed"
 
 TMP=$(mktemp -d)
 SENDER=
@@ -265,6 +265,32 @@ draining_not_stormed()
 	check_err $? "the pauses did not arrive (episodes $(fc_get "$A" a0 '.prio[3].pause_episodes'))"
 	cleanup_case
 	log_test "a queue paused a third of the time but draining is not stormed"
+}
+
+# Priority 5 floods the wire: strict priority starves priority 3, whose
+# band holds packets and sends almost none. PFC of 30 ms every 100 ms on
+# priority 3: its gate is closed a third of the time. Starved, but not
+# held by the partner: never a storm.
+starved_not_stormed()
+{
+	local flood b
+
+	fc "$A" set dev a0 watchdog 200 wd-action drop
+	ip netns exec "$A" "$FCTEST" send 198.18.0.2 7000 100 1000000 prio 5 size 1400 >/dev/null &
+	flood=$!
+	ip netns exec "$A" "$FCTEST" send 198.18.0.2 7000 2000 100000 prio 3 >/dev/null &
+	SENDER=$!
+	ip netns exec "$B" "$FCTEST" raw b0 "$(pfc_hex "$MAC_B" 0x08 0 0 0 586)" \
+		count 30 interval-us 100000 >/dev/null
+	b=$(fc_get "$A" a0 '.prio[3].backlog_packets')
+	check_eq "$(fc_get "$A" a0 '.prio[3].wd_storms')" 0 "storms of a band starved by priority 5"
+	[ "$b" -gt 0 ]
+	check_err $? "priority 3 was not starved (backlog $b): the case proves nothing"
+	[ "$(fc_get "$A" a0 '.prio[3].pause_episodes')" -ge 20 ]
+	check_err $? "the pauses did not arrive"
+	kill "$flood"; wait "$flood" 2>/dev/null
+	cleanup_case
+	log_test "a band starved by a higher priority is not stormed"
 }
 
 # PFC of 97 ms (1894 quanta at 10 Mb/s) every 100 ms: 3 ms gaps in which
