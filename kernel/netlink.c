@@ -43,6 +43,11 @@ static struct netlink_range_validation fc_limit_range = {
 	.min = FC_MIN_LIMIT, .max = FC_MAX_LIMIT,
 };
 
+/* A policy's own max is an s16: 60000 needs the range form. */
+static struct netlink_range_validation fc_wd_restore_range = {
+	.min = 0, .max = FC_WD_MAX_RESTORE_MS,
+};
+
 static const struct nla_policy fc_dev_id_policy[FLOWCTL_A_DEV_MAX + 1] = {
 	[FLOWCTL_A_DEV_IFINDEX]	= NLA_POLICY_MIN(NLA_U32, 1),
 	[FLOWCTL_A_DEV_IFNAME]	= { .type = NLA_NUL_STRING, .len = IFNAMSIZ - 1 },
@@ -69,7 +74,7 @@ static const struct nla_policy fc_dev_set_policy[FLOWCTL_A_DEV_MAX + 1] = {
 	[FLOWCTL_A_DEV_TC_BW]	= NLA_POLICY_EXACT_LEN(FC_PRIOS),
 	/* 0 (off) or FC_WD_MIN_MS..: the lower bound is checked in the parse. */
 	[FLOWCTL_A_DEV_WD_DETECT_MS] = NLA_POLICY_MAX(NLA_U32, FC_WD_MAX_DETECT_MS),
-	[FLOWCTL_A_DEV_WD_RESTORE_MS] = NLA_POLICY_MAX(NLA_U32, FC_WD_MAX_RESTORE_MS),
+	[FLOWCTL_A_DEV_WD_RESTORE_MS] = NLA_POLICY_FULL_RANGE(NLA_U32, &fc_wd_restore_range),
 	[FLOWCTL_A_DEV_TX_STORM_MS] = NLA_POLICY_MAX(NLA_U32, FC_TX_STORM_MAX_MS),
 	[FLOWCTL_A_DEV_WD_ACTION] = NLA_POLICY_MAX(NLA_U8, FLOWCTL_WD_ALERT),
 };

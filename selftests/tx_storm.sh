@@ -119,11 +119,11 @@ guard_stops_the_storm()
 	fc "$S" set dev s0 tx-storm 500
 	check_err $? "flowctl set dev s0 tx-storm 500"
 	check_eq "$(s0 .tx_storm_ms)" 500 "tx_storm_ms in show"
+	x0=$(s0 .stats.tx_xon)
 	storm
 	wait_xoff 5
 	check_err $? "s0 never paused H"
 	t0=$(date +%s%N)
-	x0=$(s0 .stats.tx_xon)
 	for ((i = 0; i < 60; i++)); do
 		[ "$(s0 .stats.tx_storm_error)" -ge 1 ] && break
 		sleep 0.05
@@ -160,15 +160,19 @@ guard_lets_xoff_again()
 		sleep 0.05
 	done
 	check_eq "$(s0 .stats.tx_storm_error)" 1 "the first storm's error"
-	# The storm ends: s1 drains, s0's charge falls below XON.
+	# While H offers twice s1's rate, s1's band stays full and s0's charge
+	# above XON: s0 may not pause H again (that is the guard).
 	kill "$STORM"; wait "$STORM" 2>/dev/null; STORM=
 	ip netns exec "$R" "$FCTEST" raw b0 "$(pause_hex "$MAC_R" 0)" >/dev/null
-	sleep 1
 	p0=$(s0 .stats.tx_pause)
-	# A second storm: s0 may pause H again.
-	ip netns exec "$R" "$FCTEST" raw b0 "$(pause_hex "$MAC_R" 65535)" \
-		count 100000 interval-us 200000 >/dev/null &
-	STORM=$!
+	sleep 1
+	check_eq "$(s0 .stats.tx_pause)" "$p0" "XOFF sent while the charge stayed above XON"
+	# The storm and the traffic end: s1 drains, s0's charge falls below
+	# XON. Then a second storm: s0 may pause H again.
+	kill "$SENDER"; wait "$SENDER" 2>/dev/null; SENDER=
+	sleep 1
+	check_eq "$(fc_get "$S" s0 '.prio[0].charge_bytes')" 0 "s0's charge once s1 drained"
+	storm
 	wait_xoff 5
 	check_err $? "s0 did not pause H in a second storm, after its charge fell below XON"
 	[ "$(s0 .stats.tx_pause)" -gt "$p0" ]

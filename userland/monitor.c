@@ -200,6 +200,7 @@ static void print_event(const struct event *e)
 	char buf[64], speed[FMT_LEN], t[FMT_LEN];
 	uint64_t type = e->v[FLOWCTL_A_EVENT_TYPE];
 	const char *s;
+	bool storm;
 
 	open_json_object(NULL);
 	print_head(e);
@@ -214,10 +215,12 @@ static void print_event(const struct event *e)
 		print_u64(PRINT_ANY, "prio", " prio %s", e->v[FLOWCTL_A_EVENT_PRIO]);
 	else if (type != FLOWCTL_EVENT_CONFIG && HAS(e, FLOWCTL_A_EVENT_DIR))
 		print_text(" link");
-	if (HAS(e, FLOWCTL_A_EVENT_QUANTA))
+	/* A storm has no quanta, and its start no length yet. */
+	storm = type == FLOWCTL_EVENT_STORM_START || type == FLOWCTL_EVENT_STORM_END;
+	if (HAS(e, FLOWCTL_A_EVENT_QUANTA) && !storm)
 		print_u64(PRINT_ANY, "quanta", " quanta %s",
 			  e->v[FLOWCTL_A_EVENT_QUANTA]);
-	if (HAS(e, FLOWCTL_A_EVENT_TIME_NS)) {
+	if (HAS(e, FLOWCTL_A_EVENT_TIME_NS) && type != FLOWCTL_EVENT_STORM_START) {
 		uint64_t ns = e->v[FLOWCTL_A_EVENT_TIME_NS];
 		uint64_t q = e->v[FLOWCTL_A_EVENT_QUANTA];
 

@@ -60,9 +60,15 @@ def set_words(settings):
 class FlowctlIntf(Intf):
     """A link end with flowctl as its root qdisc."""
 
+    # What Mininet's own Intf.config takes; every other keyword must be a
+    # flowctl setting (a misspelled one, or TCLink's bw and delay, which
+    # this class does not do, raise ValueError rather than vanish).
+    INTF_PARAMS = ('mac', 'ip', 'ifconfig', 'up')
+
     def config(self, **params):
         flowctl = {k: params.pop(k) for k in list(params)
-                   if k in SETTINGS or k == 'prio'}
+                   if k not in self.INTF_PARAMS}
+        set_words(flowctl)	# ValueError before anything is done
         result = Intf.config(self, **params)
         self.flowctl = flowctl
         self._run(['tc', 'qdisc', 'replace', 'dev', self.name, 'root', 'flowctl'])
@@ -91,7 +97,9 @@ class FlowctlLink(Link):
     """A veth link with flowctl on both ends (settings as FlowctlIntf)."""
 
     def __init__(self, node1, node2, **params):
-        Link.__init__(self, node1, node2, intf=FlowctlIntf, **params)
+        # Mininet.addLink passes its own intf class: ours replaces it.
+        params['intf'] = FlowctlIntf
+        Link.__init__(self, node1, node2, **params)
 
 
 links = {'flowctl': FlowctlLink}
