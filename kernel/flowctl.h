@@ -38,6 +38,13 @@
 /* Event messages per port: 1000/s sustained, bursts of 64 (netlink.c). */
 #define FC_EVENT_INTERVAL_NS	NSEC_PER_MSEC
 #define FC_EVENT_BURST		64
+/* The PFC watchdog's ranges (SONiC's), ms */
+#define FC_WD_MIN_MS		100
+#define FC_WD_MAX_DETECT_MS	5000
+#define FC_WD_MAX_RESTORE_MS	60000
+/* The send-side pause-storm guard's range (mlx5's pfc-prevention-tout), ms */
+#define FC_TX_STORM_MIN_MS	80
+#define FC_TX_STORM_MAX_MS	8000
 
 /* Configuration: never changed once published, replaced whole. */
 struct fc_cfg {
@@ -56,6 +63,10 @@ struct fc_cfg {
 	u32 prio_xon[FC_PRIOS];
 	u32 prio_tc;		/* FLOWCTL_A_DEV_PRIO_TC */
 	u8 tc_bw[FC_PRIOS];	/* ETS share per traffic class, 0 = strict */
+	u32 wd_detect_ms;	/* PFC watchdog, 0 = off (wd.c) */
+	u32 wd_restore_ms;	/* 0 = 2 x detection */
+	u8 wd_action;		/* enum flowctl_wd_action */
+	u32 tx_storm_ms;	/* pause-storm guard, 0 = off (tx.c) */
 	struct rcu_head rcu;
 };
 
@@ -65,6 +76,9 @@ struct fc_band {
 	u64 tx_packets;
 	u64 tx_bytes;
 	u64 drops;
+	u64 empties;		/* dequeues that left it empty (watchdog) */
+	u64 wd_tx_drop;		/* watchdog: dropped while stormed */
+	u64 wd_tx_forward;	/* watchdog: sent while stormed */
 };
 
 /* The ingress side of a port: bytes it owns in egress bands. */
@@ -116,6 +130,8 @@ struct fc_tx_stats {
 	u64 tx_pfc;
 	u64 prio_tx_pfc[FC_PRIOS];
 	u64 prio_tx_pfc_xon[FC_PRIOS];
+	u64 tx_storm_warning;
+	u64 tx_storm_error;
 };
 
 /* Receive-side state of one priority; rx_lock except until (see rx.c). */
@@ -127,6 +143,19 @@ struct fc_prio_rx {
 	u64 rx_pfc;
 	u64 rx_pfc_xon;
 	u16 quanta;		/* of the frame that set until */
+};
+
+/* PFC watchdog state of one priority (wd.c); rx_lock. */
+struct fc_prio_wd {
+	u64 win_start;		/* the detection window's start; 0: none */
+	u64 win_paused;		/* the gate's closed time at win_start */
+	u64 win_empties;	/* the band's empties at win_start */
+	u64 last_frame;		/* stormed: the last frame naming it */
+	u64 stormed_at;
+	u64 storms;
+	u64 restored;
+	u64 stormed_ns;		/* storms that ended */
+	u8 state;		/* enum flowctl_wd_state */
 };
 
 struct fc_rx_stats {
@@ -178,6 +207,14 @@ struct fc_sched {
 	u64 tx_refresh_at;
 	struct fc_tx_stats txs;
 	atomic64_t since_xoff[FC_PRIOS + 1];	/* [FC_PRIOS]: port */
+	/* The pause-storm guard (tx.c), written by the tasklet alone: when
+	 * each XOFF began, which states warned, and which hit the limit and
+	 * may not pause again until their charge falls below XON (read by
+	 * uncharge, to kick the tasklet then).
+	 */
+	u64 xoff_began[FC_PRIOS + 1];
+	u16 storm_warned;
+	u16 storm_blocked;
 	atomic64_t partner_ignored[FC_PRIOS];
 
 	/* read/write, rx_lock */
@@ -186,6 +223,7 @@ struct fc_sched {
 	struct fc_rx_stats rxs;
 	struct hrtimer expiry;	/* ends episodes and reports them */
 	u8 rx_link;		/* gates were set by link-level PAUSE */
+	u8 partner_mac[ETH_ALEN]; /* source of the last valid PAUSE/PFC */
 	bool rx_dead;		/* detaching: the hook leaves q alone */
 	atomic_t rx_busy;	/* CPUs in the hook's frame path */
 	/* event messages: a token bucket of ns of credit (netlink.c) */
@@ -193,6 +231,13 @@ struct fc_sched {
 	u64 ev_last;
 	u64 ev_pending;		/* events not reported since the last message */
 	u64 ev_suppressed;	/* counter: every event not reported */
+	/* the PFC watchdog (wd.c) */
+	struct fc_prio_wd pwd[FC_PRIOS];
+	struct hrtimer wd_timer;
+	u8 wd_ignore;		/* stormed, not alert: frames not honored */
+	u8 wd_drop;		/* stormed under drop (read without the lock) */
+	u8 wd_forward;		/* stormed under forward (idem) */
+	atomic64_t wd_rx_drop[FC_PRIOS];
 
 	/* seldom used */
 	struct nf_hook_ops hook;
@@ -239,6 +284,13 @@ struct fc_snapshot {
 		u64 charge_bytes;
 		u64 partner_ignored;
 		u8 xoff_active;
+		u8 wd_state;
+		u64 wd_storms;
+		u64 wd_restored;
+		u64 wd_tx_drop;
+		u64 wd_rx_drop;
+		u64 wd_tx_forward;
+		u64 wd_stormed_ns;
 	} prio[FC_PRIOS];
 	struct fc_tx_stats txs;
 	u64 partner_ignored;
@@ -247,6 +299,7 @@ struct fc_snapshot {
 	u32 xon;
 	u8 tx_link_active;
 	u32 headroom;
+	u8 partner_mac[ETH_ALEN];	/* zero: none heard */
 };
 
 extern struct Qdisc_ops fc_qdisc_ops;
@@ -270,6 +323,9 @@ void fc_rx_destroy(struct fc_sched *q);
 void fc_rx_release(struct fc_sched *q, u8 mask);
 void fc_rx_snapshot(struct fc_sched *q, struct fc_snapshot *s, u64 now);
 void fc_rx_reset_counters(struct fc_sched *q);
+void fc_rx_event(struct fc_events *evs, u8 type, s8 prio, u16 quanta,
+		 u64 time_ns);
+bool fc_rx_open(struct fc_sched *q, int prio, u64 now, struct fc_events *evs);
 
 /* tx.c */
 u32 fc_headroom(u32 speed);
@@ -282,6 +338,7 @@ void __fc_heard_dropped(struct sk_buff *skb, struct net *net, u8 prio,
 			u8 etrust, u32 len);
 void __fc_uncharge_skb(struct sk_buff *skb);
 void fc_tx_count(struct fc_sched *q, bool on);
+void fc_tx_kick(struct fc_sched *q);
 void fc_keys_get(void);
 void fc_keys_put(void);
 
@@ -318,6 +375,18 @@ void fc_tx_init(struct fc_sched *q);
 void fc_tx_reconsider(struct fc_sched *q);
 void fc_tx_unpublish(struct fc_sched *q);
 void fc_tx_destroy(struct fc_sched *q);
+
+/* wd.c */
+void fc_wd_init(struct fc_sched *q);
+void fc_wd_destroy(struct fc_sched *q);
+void fc_wd_watch(struct fc_sched *q, const struct fc_cfg *cfg, int prio,
+		 u64 now);
+bool fc_wd_frame(struct fc_sched *q, int prio, u64 now);
+void fc_wd_config(struct fc_sched *q, const struct fc_cfg *old,
+		  const struct fc_cfg *ncfg, u64 now, struct fc_events *evs);
+void fc_wd_snapshot(struct fc_sched *q, struct fc_snapshot *s, u64 now);
+void fc_wd_reset_counters(struct fc_sched *q);
+bool fc_wd_rx_drop(struct fc_sched *q, struct sk_buff *skb);
 
 /* netlink.c */
 int fc_netlink_init(void);

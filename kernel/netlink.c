@@ -43,6 +43,11 @@ static struct netlink_range_validation fc_limit_range = {
 	.min = FC_MIN_LIMIT, .max = FC_MAX_LIMIT,
 };
 
+/* A policy's own max is an s16: 60000 needs the range form. */
+static struct netlink_range_validation fc_wd_restore_range = {
+	.min = 0, .max = FC_WD_MAX_RESTORE_MS,
+};
+
 static const struct nla_policy fc_dev_id_policy[FLOWCTL_A_DEV_MAX + 1] = {
 	[FLOWCTL_A_DEV_IFINDEX]	= NLA_POLICY_MIN(NLA_U32, 1),
 	[FLOWCTL_A_DEV_IFNAME]	= { .type = NLA_NUL_STRING, .len = IFNAMSIZ - 1 },
@@ -67,6 +72,11 @@ static const struct nla_policy fc_dev_set_policy[FLOWCTL_A_DEV_MAX + 1] = {
 	/* Eight classes 0..7: bit 3 of each nibble is never set. */
 	[FLOWCTL_A_DEV_PRIO_TC]	= NLA_POLICY_MASK(NLA_U32, 0x77777777),
 	[FLOWCTL_A_DEV_TC_BW]	= NLA_POLICY_EXACT_LEN(FC_PRIOS),
+	/* 0 (off) or FC_WD_MIN_MS..: the lower bound is checked in the parse. */
+	[FLOWCTL_A_DEV_WD_DETECT_MS] = NLA_POLICY_MAX(NLA_U32, FC_WD_MAX_DETECT_MS),
+	[FLOWCTL_A_DEV_WD_RESTORE_MS] = NLA_POLICY_FULL_RANGE(NLA_U32, &fc_wd_restore_range),
+	[FLOWCTL_A_DEV_TX_STORM_MS] = NLA_POLICY_MAX(NLA_U32, FC_TX_STORM_MAX_MS),
+	[FLOWCTL_A_DEV_WD_ACTION] = NLA_POLICY_MAX(NLA_U8, FLOWCTL_WD_ALERT),
 };
 
 static int fc_put_u64(struct sk_buff *msg, int attr, u64 v, int pad)
@@ -88,6 +98,10 @@ static int fc_fill_stats(struct sk_buff *msg, const struct fc_snapshot *s)
 	    fc_put_u64(msg, FLOWCTL_A_STATS_TX_PAUSE, s->txs.tx_pause, pad) ||
 	    fc_put_u64(msg, FLOWCTL_A_STATS_TX_XON, s->txs.tx_xon, pad) ||
 	    fc_put_u64(msg, FLOWCTL_A_STATS_TX_PFC, s->txs.tx_pfc, pad) ||
+	    fc_put_u64(msg, FLOWCTL_A_STATS_TX_STORM_WARNING,
+		       s->txs.tx_storm_warning, pad) ||
+	    fc_put_u64(msg, FLOWCTL_A_STATS_TX_STORM_ERROR,
+		       s->txs.tx_storm_error, pad) ||
 	    fc_put_u64(msg, FLOWCTL_A_STATS_RX_IGNORED, s->rxs.rx_ignored, pad) ||
 	    fc_put_u64(msg, FLOWCTL_A_STATS_RX_MALFORMED,
 		       s->rxs.rx_malformed, pad) ||
@@ -138,7 +152,16 @@ static int fc_fill_prio(struct sk_buff *msg, const struct fc_snapshot *s,
 	    nla_put_u8(msg, FLOWCTL_A_PRIO_XOFF_ACTIVE,
 		       p->xoff_active || s->tx_link_active) ||
 	    fc_put_u64(msg, FLOWCTL_A_PRIO_PARTNER_IGNORED,
-		       p->partner_ignored, pad)) {
+		       p->partner_ignored, pad) ||
+	    nla_put_u8(msg, FLOWCTL_A_PRIO_WD_STATE, p->wd_state) ||
+	    fc_put_u64(msg, FLOWCTL_A_PRIO_WD_STORMS, p->wd_storms, pad) ||
+	    fc_put_u64(msg, FLOWCTL_A_PRIO_WD_RESTORED, p->wd_restored, pad) ||
+	    fc_put_u64(msg, FLOWCTL_A_PRIO_WD_TX_DROP, p->wd_tx_drop, pad) ||
+	    fc_put_u64(msg, FLOWCTL_A_PRIO_WD_RX_DROP, p->wd_rx_drop, pad) ||
+	    fc_put_u64(msg, FLOWCTL_A_PRIO_WD_TX_FORWARD, p->wd_tx_forward,
+		       pad) ||
+	    fc_put_u64(msg, FLOWCTL_A_PRIO_WD_STORMED_NS_TOTAL,
+		       p->wd_stormed_ns, pad)) {
 		nla_nest_cancel(msg, nest);
 		return -EMSGSIZE;
 	}
@@ -178,7 +201,14 @@ static int fc_nl_fill(struct sk_buff *msg, struct fc_sched *q,
 	    nla_put_u32(msg, FLOWCTL_A_DEV_HEADROOM, s->headroom) ||
 	    nla_put_u32(msg, FLOWCTL_A_DEV_PRIO_TC, c->prio_tc) ||
 	    nla_put(msg, FLOWCTL_A_DEV_TC_BW, FC_PRIOS, c->tc_bw) ||
+	    nla_put_u32(msg, FLOWCTL_A_DEV_WD_DETECT_MS, c->wd_detect_ms) ||
+	    nla_put_u32(msg, FLOWCTL_A_DEV_WD_RESTORE_MS, c->wd_restore_ms) ||
+	    nla_put_u8(msg, FLOWCTL_A_DEV_WD_ACTION, c->wd_action) ||
+	    nla_put_u32(msg, FLOWCTL_A_DEV_TX_STORM_MS, c->tx_storm_ms) ||
 	    fc_fill_stats(msg, s))
+		goto cancel;
+	if (!is_zero_ether_addr(s->partner_mac) &&
+	    nla_put(msg, FLOWCTL_A_DEV_PARTNER_MAC, ETH_ALEN, s->partner_mac))
 		goto cancel;
 	for (prio = 0; prio < FC_PRIOS; prio++)
 		if (fc_fill_prio(msg, s, prio))
@@ -442,6 +472,38 @@ static int fc_parse_cfg(struct fc_sched *q, struct fc_cfg *c,
 		}
 		memcpy(c->tc_bw, bw, FC_PRIOS);
 	}
+	if (tb[FLOWCTL_A_DEV_WD_DETECT_MS]) {
+		u32 ms = nla_get_u32(tb[FLOWCTL_A_DEV_WD_DETECT_MS]);
+
+		if (ms && ms < FC_WD_MIN_MS) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[FLOWCTL_A_DEV_WD_DETECT_MS],
+					    "watchdog detection: 0 (off) or 100..5000 ms");
+			return -ERANGE;
+		}
+		c->wd_detect_ms = ms;
+	}
+	if (tb[FLOWCTL_A_DEV_WD_RESTORE_MS]) {
+		u32 ms = nla_get_u32(tb[FLOWCTL_A_DEV_WD_RESTORE_MS]);
+
+		if (ms && ms < FC_WD_MIN_MS) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[FLOWCTL_A_DEV_WD_RESTORE_MS],
+					    "watchdog restoration: 0 (twice the detection) or 100..60000 ms");
+			return -ERANGE;
+		}
+		c->wd_restore_ms = ms;
+	}
+	if (tb[FLOWCTL_A_DEV_WD_ACTION])
+		c->wd_action = nla_get_u8(tb[FLOWCTL_A_DEV_WD_ACTION]);
+	if (tb[FLOWCTL_A_DEV_TX_STORM_MS]) {
+		u32 ms = nla_get_u32(tb[FLOWCTL_A_DEV_TX_STORM_MS]);
+
+		if (ms && ms < FC_TX_STORM_MIN_MS) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[FLOWCTL_A_DEV_TX_STORM_MS],
+					    "tx-storm: 0 (off) or 80..8000 ms");
+			return -ERANGE;
+		}
+		c->tx_storm_ms = ms;
+	}
 
 	/* The headroom XOFF must leave depends on the speed this set gives. */
 	head = fc_headroom(fc_resolve_speed(q, c, &src));
@@ -540,7 +602,11 @@ int fc_opts_dump(struct sk_buff *skb, const struct fc_cfg *c)
 	    nla_put_u32(skb, FLOWCTL_A_DEV_XON, c->xon) ||
 	    nla_put_u16(skb, FLOWCTL_A_DEV_QUANTA, c->quanta) ||
 	    nla_put_u32(skb, FLOWCTL_A_DEV_PRIO_TC, c->prio_tc) ||
-	    nla_put(skb, FLOWCTL_A_DEV_TC_BW, FC_PRIOS, c->tc_bw))
+	    nla_put(skb, FLOWCTL_A_DEV_TC_BW, FC_PRIOS, c->tc_bw) ||
+	    nla_put_u32(skb, FLOWCTL_A_DEV_WD_DETECT_MS, c->wd_detect_ms) ||
+	    nla_put_u32(skb, FLOWCTL_A_DEV_WD_RESTORE_MS, c->wd_restore_ms) ||
+	    nla_put_u8(skb, FLOWCTL_A_DEV_WD_ACTION, c->wd_action) ||
+	    nla_put_u32(skb, FLOWCTL_A_DEV_TX_STORM_MS, c->tx_storm_ms))
 		goto cancel;
 	for (prio = 0; prio < FC_PRIOS; prio++) {
 		if (!c->prio_xoff[prio] && !c->prio_xon[prio])

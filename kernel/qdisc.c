@@ -92,6 +92,11 @@ static int fc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 		b->drops++;
 		return qdisc_drop(skb, sch, to_free);
 	}
+	/* The watchdog drops what arrives for a priority stormed under drop. */
+	if (unlikely(READ_ONCE(q->wd_drop) & BIT(prio))) {
+		b->wd_tx_drop++;
+		return qdisc_drop(skb, sch, to_free);
+	}
 	fc_charge_skb(skb, sch, prio, cfg->trust);
 	__qdisc_enqueue_tail(skb, &b->q);
 	q->busy |= BIT(q->rank[prio]);
@@ -229,8 +234,12 @@ static struct sk_buff *fc_dequeue(struct Qdisc *sch)
 		b = fc_ets_pick(q, &now, &next);
 	if (b) {
 		skb = __qdisc_dequeue_head(&b->q);
-		if (!b->q.qlen)
+		if (!b->q.qlen) {
 			q->busy &= ~BIT(q->rank[b - q->band]);
+			b->empties++;
+		}
+		if (unlikely(READ_ONCE(q->wd_forward) & BIT(b - q->band)))
+			b->wd_tx_forward++;
 		b->backlog -= qdisc_pkt_len(skb);
 		b->tx_packets++;
 		b->tx_bytes += qdisc_pkt_len(skb);
@@ -430,6 +439,7 @@ int fc_cfg_commit(struct fc_sched *q, struct fc_cfg *ncfg,
 	 */
 	sch_tree_lock(q->sch);
 	spin_lock(&q->rx_lock);
+	fc_wd_config(q, old, ncfg, ktime_get_ns(), NULL);
 	rcu_assign_pointer(q->cfg, ncfg);
 	spin_unlock(&q->rx_lock);
 	fc_order(q, ncfg);
@@ -464,6 +474,8 @@ void fc_snapshot(struct fc_sched *q, struct fc_snapshot *s)
 		s->prio[prio].backlog_bytes = b->backlog;
 		s->prio[prio].backlog_packets = b->q.qlen;
 		s->prio[prio].drops = b->drops;
+		s->prio[prio].wd_tx_drop = b->wd_tx_drop;
+		s->prio[prio].wd_tx_forward = b->wd_tx_forward;
 		s->prio[prio].xoff = READ_ONCE(q->thr_xoff[prio]);
 		s->prio[prio].xon = READ_ONCE(q->thr_xon[prio]);
 		s->prio[prio].tx_pfc = q->txs.prio_tx_pfc[prio];
@@ -484,6 +496,7 @@ void fc_snapshot(struct fc_sched *q, struct fc_snapshot *s)
 	sch_tree_unlock(q->sch);
 
 	fc_rx_snapshot(q, s, now);
+	fc_wd_snapshot(q, s, now);
 }
 
 void fc_reset_counters(struct fc_sched *q)
@@ -495,12 +508,15 @@ void fc_reset_counters(struct fc_sched *q)
 		q->band[prio].tx_packets = 0;
 		q->band[prio].tx_bytes = 0;
 		q->band[prio].drops = 0;
+		q->band[prio].wd_tx_drop = 0;
+		q->band[prio].wd_tx_forward = 0;
 		atomic64_set(&q->partner_ignored[prio], 0);
 	}
 	/* The tx timer updates these; a racing increment may survive. */
 	memset(&q->txs, 0, sizeof(q->txs));
 	sch_tree_unlock(q->sch);
 	fc_rx_reset_counters(q);
+	fc_wd_reset_counters(q);
 }
 
 static int fc_init(struct Qdisc *sch, struct nlattr *opt,

@@ -24,8 +24,8 @@
 #include <flowctl/maccontrol.h>
 #include "flowctl.h"
 
-static void fc_event(struct fc_events *evs, u8 type, s8 prio, u16 quanta,
-		     u64 time_ns)
+void fc_rx_event(struct fc_events *evs, u8 type, s8 prio, u16 quanta,
+		 u64 time_ns)
 {
 	struct fc_event *e;
 
@@ -63,14 +63,13 @@ static void fc_close_expired(struct fc_sched *q, int prio, u64 now,
 		return;
 	r->paused_ns += r->until - r->start;
 	evs = fc_evs_for(q, prio, evs, &evprio);
-	fc_event(evs, FLOWCTL_EVENT_PAUSE_END, evprio, r->quanta,
-		 r->until - r->start);
+	fc_rx_event(evs, FLOWCTL_EVENT_PAUSE_END, evprio, r->quanta,
+		    r->until - r->start);
 	WRITE_ONCE(r->until, 0);
 }
 
 /* Open a running gate now. rx_lock held. */
-static bool fc_open(struct fc_sched *q, int prio, u64 now,
-		    struct fc_events *evs)
+bool fc_rx_open(struct fc_sched *q, int prio, u64 now, struct fc_events *evs)
 {
 	struct fc_prio_rx *r = &q->prx[prio];
 	s8 evprio;
@@ -80,7 +79,7 @@ static bool fc_open(struct fc_sched *q, int prio, u64 now,
 		return false;
 	r->paused_ns += now - r->start;
 	evs = fc_evs_for(q, prio, evs, &evprio);
-	fc_event(evs, FLOWCTL_EVENT_PAUSE_END, evprio, 0, now - r->start);
+	fc_rx_event(evs, FLOWCTL_EVENT_PAUSE_END, evprio, 0, now - r->start);
 	WRITE_ONCE(r->until, 0);
 	return true;
 }
@@ -89,15 +88,15 @@ static bool fc_open(struct fc_sched *q, int prio, u64 now,
  * Apply one received time to one priority. Returns true when the gate opens
  * earlier than it would have, so the caller must kick the qdisc.
  */
-static bool fc_gate(struct fc_sched *q, int prio, u16 quanta, u64 ns,
-		    u64 now, struct fc_events *evs)
+static bool fc_gate(struct fc_sched *q, const struct fc_cfg *cfg, int prio,
+		    u16 quanta, u64 ns, u64 now, struct fc_events *evs)
 {
 	struct fc_prio_rx *r = &q->prx[prio];
 	bool earlier;
 	s8 evprio;
 
 	if (!quanta)
-		return fc_open(q, prio, now, evs);
+		return fc_rx_open(q, prio, now, evs);
 
 	fc_close_expired(q, prio, now, evs);
 	earlier = r->until && now + ns < r->until;
@@ -105,7 +104,8 @@ static bool fc_gate(struct fc_sched *q, int prio, u16 quanta, u64 ns,
 		r->start = now;
 		r->episodes++;
 		evs = fc_evs_for(q, prio, evs, &evprio);
-		fc_event(evs, FLOWCTL_EVENT_PAUSE_START, evprio, quanta, ns);
+		fc_rx_event(evs, FLOWCTL_EVENT_PAUSE_START, evprio, quanta, ns);
+		fc_wd_watch(q, cfg, prio, now);
 	}
 	r->quanta = quanta;
 	WRITE_ONCE(r->until, now + ns);
@@ -190,6 +190,8 @@ static void fc_rx_frame(struct fc_sched *q, struct sk_buff *skb)
 		q->rxs.rx_malformed++;
 		goto unlock;
 	}
+	/* Who pauses us: what the wait-for report follows (flowctl waitfor). */
+	ether_addr_copy(q->partner_mac, buf + ETH_ALEN);
 
 	if (f.opcode == MC_OPCODE_PAUSE) {
 		if (f.pause_time)
@@ -204,12 +206,22 @@ static void fc_rx_frame(struct fc_sched *q, struct sk_buff *skb)
 			q->rxs.rx_ignored++;
 			goto unlock;
 		}
+		/* Priorities the watchdog stormed are not honored. */
+		honor = 0xff;
+		for (prio = 0; prio < FC_PRIOS; prio++)
+			if (fc_wd_frame(q, prio, now))
+				honor &= ~BIT(prio);
+		if (!honor) {
+			q->rxs.rx_ignored++;
+			goto unlock;
+		}
 		q->rx_link = 1;
 		for (prio = 0; prio < FC_PRIOS; prio++)
-			kick |= fc_gate(q, prio, f.pause_time,
-					f.pause_time ?
-					mc_quanta_to_ns(f.pause_time, speed) : 0,
-					now, &evs);
+			if (honor & BIT(prio))
+				kick |= fc_gate(q, cfg, prio, f.pause_time,
+						f.pause_time ?
+						mc_quanta_to_ns(f.pause_time, speed) : 0,
+						now, &evs);
 	} else {
 		q->rxs.rx_pfc++;
 		for (prio = 0; prio < FC_PRIOS; prio++) {
@@ -225,6 +237,9 @@ static void fc_rx_frame(struct fc_sched *q, struct sk_buff *skb)
 		for (prio = 0; prio < FC_PRIOS && !speed; prio++)
 			if (f.time[prio])
 				honor &= ~BIT(prio);
+		for (prio = 0; prio < FC_PRIOS; prio++)
+			if ((f.enable & BIT(prio)) && fc_wd_frame(q, prio, now))
+				honor &= ~BIT(prio);
 		if (!honor) {
 			q->rxs.rx_ignored++;
 			goto unlock;
@@ -233,7 +248,7 @@ static void fc_rx_frame(struct fc_sched *q, struct sk_buff *skb)
 		for (prio = 0; prio < FC_PRIOS; prio++) {
 			if (!(honor & BIT(prio)))
 				continue;
-			kick |= fc_gate(q, prio, f.time[prio],
+			kick |= fc_gate(q, cfg, prio, f.time[prio],
 					f.time[prio] ?
 					mc_quanta_to_ns(f.time[prio], speed) : 0,
 					now, &evs);
@@ -259,8 +274,12 @@ static unsigned int fc_ingress(void *priv, struct sk_buff *skb,
 {
 	struct fc_sched *q = priv;
 
-	if (likely(skb->protocol != htons(ETH_P_PAUSE)))
+	if (likely(skb->protocol != htons(ETH_P_PAUSE))) {
+		/* The watchdog's drop action: RX_DROP. */
+		if (unlikely(READ_ONCE(q->wd_drop)) && fc_wd_rx_drop(q, skb))
+			return NF_DROP;
 		return NF_ACCEPT;
+	}
 	atomic_inc(&q->rx_busy);
 	smp_mb__after_atomic();	/* pairs with fc_rx_destroy()'s smp_mb() */
 	if (likely(!READ_ONCE(q->rx_dead)))
@@ -281,7 +300,7 @@ void fc_rx_release(struct fc_sched *q, u8 mask)
 	spin_lock_bh(&q->rx_lock);
 	for (prio = 0; prio < FC_PRIOS; prio++)
 		if (mask & BIT(prio))
-			fc_open(q, prio, now, &evs);
+			fc_rx_open(q, prio, now, &evs);
 	spin_unlock_bh(&q->rx_lock);
 	if (evs.n)
 		fc_notify_events(q, &evs);
@@ -294,6 +313,7 @@ void fc_rx_snapshot(struct fc_sched *q, struct fc_snapshot *s, u64 now)
 	spin_lock_bh(&q->rx_lock);
 	s->rxs = q->rxs;
 	s->events_suppressed = q->ev_suppressed;
+	ether_addr_copy(s->partner_mac, q->partner_mac);
 	for (prio = 0; prio < FC_PRIOS; prio++) {
 		const struct fc_prio_rx *r = &q->prx[prio];
 
@@ -343,6 +363,7 @@ void fc_rx_init(struct fc_sched *q)
 	q->ev_last = ktime_get_ns();
 	hrtimer_init(&q->expiry, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
 	q->expiry.function = fc_expiry;
+	fc_wd_init(q);
 }
 
 int fc_rx_hook_register(struct fc_sched *q, struct netlink_ext_ack *extack)
@@ -383,4 +404,5 @@ void fc_rx_destroy(struct fc_sched *q)
 	while (atomic_read(&q->rx_busy))
 		cpu_relax();
 	hrtimer_cancel(&q->expiry);
+	fc_wd_destroy(q);
 }

@@ -150,7 +150,8 @@ static u16 fc_tx_wanted(struct fc_sched *q, const struct fc_cfg *cfg)
 		return want;
 	}
 	for (i = 0; i < FC_PRIOS; i++) {
-		if (!(cfg->pfc_prios & BIT(i)))
+		/* A priority the watchdog drops sends no pause upstream. */
+		if (!(cfg->pfc_prios & BIT(i)) || (READ_ONCE(q->wd_drop) & BIT(i)))
 			continue;
 		v = atomic64_read(&c->bytes[i]);
 		if (v > READ_ONCE(q->thr_xoff[i]) ||
@@ -166,7 +167,7 @@ static u16 fc_tx_wanted(struct fc_sched *q, const struct fc_cfg *cfg)
  * tx_kicking tells fc_tx_destroy() that a CPU may be about to schedule the
  * tasklet, so it waits for that CPU before it kills the tasklet.
  */
-static void fc_tx_kick(struct fc_sched *q)
+void fc_tx_kick(struct fc_sched *q)
 {
 	preempt_disable();
 	atomic_inc(&q->tx_kicking);
@@ -349,8 +350,11 @@ void __fc_uncharge_skb(struct sk_buff *skb)
 	v = atomic64_sub_return(cb->wire_len, &c->bytes[cb->cprio]);
 	rcu_read_lock();
 	a = rcu_dereference(c->port);
-	if (a && READ_ONCE(a->tx_active)) {
-		u16 active = READ_ONCE(a->tx_active);
+	/* An XOFF in force, or one the storm guard holds back (tx.c), looks
+	 * again once the charge falls to XON.
+	 */
+	if (a && (READ_ONCE(a->tx_active) | READ_ONCE(a->storm_blocked))) {
+		u16 active = READ_ONCE(a->tx_active) | READ_ONCE(a->storm_blocked);
 		int i = active & FC_LINK_BIT ? FC_PRIOS : cb->cprio;
 
 		if (i == FC_PRIOS)
@@ -440,6 +444,66 @@ static u16 fc_tx_frames(struct fc_sched *q, u16 want, u16 send,
 	return sent | enable;
 }
 
+/*
+ * The pause-storm guard (Documentation/watchdog.md): no XOFF state may hold
+ * the partner longer than tx_storm_ms, refreshes included (mlx5's
+ * pfc-prevention-tout, fbnic's storm limit). At 85% of it, a warning is
+ * counted once; at the limit the state is dropped (XON goes out), an error
+ * counted, and it may not pause again until its charge falls below XON:
+ * meanwhile what the partner sends is tail-dropped where it waits. Returns
+ * want without the blocked states; *due is when to look again (0: none).
+ * The tasklet's alone (fc_tx_run).
+ */
+static u16 fc_tx_guard(struct fc_sched *q, const struct fc_cfg *cfg,
+		       u16 want, u16 active, u64 now, u64 *due)
+{
+	u64 limit = (u64)cfg->tx_storm_ms * NSEC_PER_MSEC, warn, t;
+	u16 blocked = q->storm_blocked, bit;
+	struct fc_charge *c = q->charge;
+	u64 v;
+	int i;
+
+	*due = 0;
+	if (!limit || !cfg->tx || cfg->mode == FLOWCTL_MODE_OFF) {
+		WRITE_ONCE(q->storm_blocked, 0);
+		return want;
+	}
+	warn = limit * 85 / 100;
+	for (i = 0; i <= FC_PRIOS; i++) {
+		bit = i == FC_PRIOS ? FC_LINK_BIT : BIT(i);
+		if (blocked & bit) {
+			v = i == FC_PRIOS ? fc_charge_total(c) :
+			    atomic64_read(&c->bytes[i]);
+			if (v <= READ_ONCE(q->thr_xon[i]))
+				blocked &= ~bit;
+			else
+				want &= ~bit;
+			continue;
+		}
+		if (!(want & active & bit))
+			continue;
+		t = now - q->xoff_began[i];
+		/* A late look that finds the limit passed counts the
+		 * warning it passed too.
+		 */
+		if (t >= warn && !(q->storm_warned & bit)) {
+			q->storm_warned |= bit;
+			q->txs.tx_storm_warning++;
+		}
+		if (t >= limit) {
+			blocked |= bit;
+			q->txs.tx_storm_error++;
+			want &= ~bit;
+			continue;
+		}
+		t = q->xoff_began[i] + (q->storm_warned & bit ? limit : warn);
+		if (!*due || t < *due)
+			*due = t;
+	}
+	WRITE_ONCE(q->storm_blocked, blocked);
+	return want;
+}
+
 /* Half the time an XOFF gives, so a refresh lands before it runs out. */
 static u64 fc_tx_refresh_ns(const struct fc_cfg *cfg, u32 speed)
 {
@@ -453,7 +517,7 @@ static void fc_tx_run(struct fc_sched *q)
 {
 	const struct fc_cfg *cfg;
 	u16 active, want, changed, send, sent, now_on;
-	u64 refresh, now, at = 0;
+	u64 refresh, now, due, at = 0;
 	u32 speed;
 	int i;
 
@@ -463,9 +527,9 @@ static void fc_tx_run(struct fc_sched *q)
 	cfg = rcu_dereference(q->cfg);
 	speed = READ_ONCE(q->speed_mbps);
 	active = READ_ONCE(q->tx_active);
-	want = fc_tx_wanted(q, cfg);
-	changed = want ^ active;
 	now = ktime_get_ns();
+	want = fc_tx_guard(q, cfg, fc_tx_wanted(q, cfg), active, now, &due);
+	changed = want ^ active;
 	refresh = fc_tx_refresh_ns(cfg, speed);
 	/* A change is sent at once; a held XOFF is refreshed when due. */
 	send = changed;
@@ -475,9 +539,22 @@ static void fc_tx_run(struct fc_sched *q)
 	/* A state moves only once its frame is on its way. */
 	changed &= sent;
 	now_on = want & changed;
-	for (i = 0; i <= FC_PRIOS; i++)
-		if (now_on & (i == FC_PRIOS ? FC_LINK_BIT : BIT(i)))
-			atomic64_set(&q->since_xoff[i], 0);
+	for (i = 0; i <= FC_PRIOS; i++) {
+		u16 bit = i == FC_PRIOS ? FC_LINK_BIT : BIT(i);
+
+		if (!(now_on & bit))
+			continue;
+		atomic64_set(&q->since_xoff[i], 0);
+		q->xoff_began[i] = now;
+		q->storm_warned &= ~bit;
+		if (cfg->tx_storm_ms) {
+			u64 t = now + (u64)cfg->tx_storm_ms * NSEC_PER_MSEC *
+				85 / 100;
+
+			if (!due || t < due)
+				due = t;
+		}
+	}
 	active ^= changed;
 	WRITE_ONCE(q->tx_active, active);
 	if (active && refresh && (sent & active))
@@ -488,6 +565,11 @@ static void fc_tx_run(struct fc_sched *q)
 		at = now + FC_TX_RETRY_NS;
 	if (active && refresh && (!at || q->tx_refresh_at < at))
 		at = q->tx_refresh_at;
+	/* The guard's next warning or limit; a blocked state is looked at
+	 * again when its charge moves (fc_tx_kick) or at the next refresh.
+	 */
+	if (active && due && (!at || due < at))
+		at = due;
 	rcu_read_unlock();
 	if (at && !READ_ONCE(q->tx_dying))
 		hrtimer_start(&q->tx_timer, ns_to_ktime(at),

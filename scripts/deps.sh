@@ -11,6 +11,7 @@ PKGS=(
 	busybox-static cpio kmod xz-utils zstd
 	libmnl-dev iproute2 ethtool iperf3 tcpdump tshark python3-scapy python3-yaml
 	python3-jsonschema jq gnuplot-nox procps dkms openssl
+	mininet bridge-utils iputils-ping
 )
 # The 6.12 kernel pair and its source come from bookworm-backports, and so
 # does qemu: bookworm's qemu 7.2 double-faults 6.12 guests under multi-threaded

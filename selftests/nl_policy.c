@@ -260,6 +260,60 @@ TEST_F(fc, ets_shares_checked)
 	EXPECT_EQ(0, nl_talk(&self->n, req, NULL, NULL)) TH_LOG("%s", self->n.msg);
 }
 
+/* Each bound of the watchdog's and the storm guard's times, as the kernel
+ * checks them (the CLI checks them too, so only raw netlink reaches these).
+ */
+TEST_F(fc, watchdog_times_bounded)
+{
+	static const struct { int attr; uint32_t v; int err; } cases[] = {
+		{ FLOWCTL_A_DEV_WD_DETECT_MS, 99, -ERANGE },
+		{ FLOWCTL_A_DEV_WD_DETECT_MS, 5001, -ERANGE },
+		{ FLOWCTL_A_DEV_WD_DETECT_MS, 5000, 0 },
+		{ FLOWCTL_A_DEV_WD_RESTORE_MS, 99, -ERANGE },
+		{ FLOWCTL_A_DEV_WD_RESTORE_MS, 60001, -ERANGE },
+		{ FLOWCTL_A_DEV_WD_RESTORE_MS, 60000, 0 },
+		{ FLOWCTL_A_DEV_TX_STORM_MS, 79, -ERANGE },
+		{ FLOWCTL_A_DEV_TX_STORM_MS, 8001, -ERANGE },
+		{ FLOWCTL_A_DEV_TX_STORM_MS, 8000, 0 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct nlmsghdr *req = set_req(self);
+
+		mnl_attr_put_u32(req, cases[i].attr, cases[i].v);
+		EXPECT_EQ(cases[i].err, nl_talk(&self->n, req, NULL, NULL))
+			TH_LOG("attribute %d = %u: '%s'", cases[i].attr, cases[i].v,
+			       self->n.msg);
+		if (cases[i].err) {
+			EXPECT_EQ(cases[i].attr, self->n.bad_attr_type);
+		} else {
+			EXPECT_EQ((int64_t)cases[i].v,
+				  get_uint(&self->n, self->dev, cases[i].attr));
+		}
+	}
+	/* Off again: 0 is off for all three. */
+	{
+		struct nlmsghdr *req = set_req(self);
+
+		mnl_attr_put_u32(req, FLOWCTL_A_DEV_WD_DETECT_MS, 0);
+		mnl_attr_put_u32(req, FLOWCTL_A_DEV_WD_RESTORE_MS, 0);
+		mnl_attr_put_u32(req, FLOWCTL_A_DEV_TX_STORM_MS, 0);
+		EXPECT_EQ(0, nl_talk(&self->n, req, NULL, NULL));
+	}
+}
+
+/* Read only: the partner's address is the kernel's to say. */
+TEST_F(fc, partner_mac_read_only)
+{
+	static const uint8_t mac[6] = { 2, 0, 0, 0, 0, 1 };
+	struct nlmsghdr *req = set_req(self);
+
+	mnl_attr_put(req, FLOWCTL_A_DEV_PARTNER_MAC, sizeof(mac), mac);
+	EXPECT_EQ(-EINVAL, nl_talk(&self->n, req, NULL, NULL));
+	EXPECT_EQ(FLOWCTL_A_DEV_PARTNER_MAC, self->n.bad_attr_type);
+}
+
 TEST_F(fc, mode_out_of_range)
 {
 	struct nlmsghdr *req = set_req(self);

@@ -12,7 +12,8 @@
 #   | flowctl  |  veth  | sends    |
 #   +----------+        +----------+
 
-ALL_TESTS="add_with_options change_and_replace refused show_stats classes no_plugin"
+ALL_TESTS="add_with_options watchdog_options change_and_replace refused show_stats classes
+	   no_plugin"
 source "$(dirname "$0")/lib.sh"
 require_cmd jq tc
 
@@ -72,6 +73,35 @@ add_with_options()
 	check_err $? "tc qdisc add with the options tc qdisc show printed: $s"
 	check_eq "$(opts "$B" b0)" "$o" "b0's options, from a0's tc qdisc show"
 	log_test "tc qdisc add with options: set as flowctl set sets them, shown in text and JSON"
+}
+
+# The watchdog's and the storm guard's words, through tc and back.
+watchdog_options()
+{
+	local o s
+
+	topology || { check_err 1 "setup failed"; log_test "tc: the watchdog's options"; return; }
+	tcp "$A" qdisc add dev a0 root flowctl mode pfc pfc-prios 3 speed 100 \
+		watchdog 300 wd-restoration 1000 wd-action alert tx-storm 500
+	check_err $? "tc qdisc add with the watchdog's options failed"
+	o=$(opts "$A" a0)
+	check_eq "$(jq -c '[.wd_detect_ms, .wd_restore_ms, .wd_action, .tx_storm_ms]' <<<"$o")" \
+		'[300,1000,"alert",500]' "tc -j qdisc show: the watchdog and the guard"
+	check_eq "$(fc "$A" -j watchdog dev a0 | jq -c '.[0] | [.detection_ms, .restoration_ms, .action]')" \
+		'[300,1000,"alert"]' "flowctl watchdog after tc qdisc add"
+	s=$(tcp "$A" -d qdisc show dev a0 |
+		sed -n 's/^qdisc flowctl [0-9a-f]*: root \(refcnt [0-9]* \)\{0,1\}//p')
+	grep -q 'watchdog 300 wd-restoration 1000 wd-action alert tx-storm 500' <<<"$s"
+	check_err $? "tc qdisc show's text: $s"
+	# shellcheck disable=SC2086 # the words of the options
+	tcp "$B" qdisc add dev b0 root flowctl $s
+	check_err $? "tc qdisc add with what tc qdisc show printed: $s"
+	check_eq "$(opts "$B" b0)" "$o" "b0's options, from a0's tc qdisc show"
+	tcp "$A" qdisc change dev a0 root flowctl watchdog off tx-storm off
+	check_eq "$(opts "$A" a0 | jq -c '[.wd_detect_ms, .tx_storm_ms]')" '[0,0]' "after change watchdog off tx-storm off"
+	tcp "$A" -d qdisc show dev a0 | grep -q 'watchdog\|tx-storm'
+	check_fail $? "tc qdisc show names the watchdog or the guard once off"
+	log_test "tc: the watchdog's and the storm guard's options, set, shown and fed back"
 }
 
 change_and_replace()

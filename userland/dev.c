@@ -123,9 +123,30 @@ static int dev_cb(const struct nlattr *attr, void *data)
 		d->have |= 1u << type;
 		return MNL_CB_OK;
 	}
+	if (type == FLOWCTL_A_DEV_PARTNER_MAC) {
+		/* six bytes, the first in bits 40..47 */
+		const uint8_t *b = mnl_attr_get_payload(attr);
+		int k;
+
+		if (mnl_attr_get_payload_len(attr) != 6)
+			return MNL_CB_OK;
+		d->v[type] = 0;
+		for (k = 0; k < 6; k++)
+			d->v[type] = d->v[type] << 8 | b[k];
+		d->have |= 1u << type;
+		return MNL_CB_OK;
+	}
 	if (fc_attr_uint(attr, &d->v[type]))
 		d->have |= 1u << type;
 	return MNL_CB_OK;
+}
+
+void fc_fmt_mac(char out[18], uint64_t mac)
+{
+	snprintf(out, 18, "%02x:%02x:%02x:%02x:%02x:%02x",
+		 (unsigned int)(mac >> 40) & 0xff, (unsigned int)(mac >> 32) & 0xff,
+		 (unsigned int)(mac >> 24) & 0xff, (unsigned int)(mac >> 16) & 0xff,
+		 (unsigned int)(mac >> 8) & 0xff, (unsigned int)mac & 0xff);
 }
 
 int fc_dev_parse(const struct nlmsghdr *nlh, struct fc_dev *d)

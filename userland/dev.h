@@ -42,6 +42,9 @@ bool fc_attr_uint(const struct nlattr *attr, uint64_t *v);
  */
 uint64_t fc_growth(uint64_t prev, uint64_t cur, bool have_prev, bool have_cur);
 
+/* A MAC packed in 48 bits (FLOWCTL_A_DEV_PARTNER_MAC) as aa:bb:cc:dd:ee:ff. */
+void fc_fmt_mac(char out[18], uint64_t mac);
+
 /* Parse one DEV_GET message (genetlink header included). 0 or -EINVAL. */
 int fc_dev_parse(const struct nlmsghdr *nlh, struct fc_dev *d);
 

@@ -33,6 +33,8 @@ int cmd_quanta(int argc, char **argv);
 int cmd_metrics(int argc, char **argv);
 int cmd_dcbx(int argc, char **argv);
 int cmd_doctor(int argc, char **argv);
+int cmd_watchdog(int argc, char **argv);
+int cmd_waitfor(int argc, char **argv);
 
 /* Usage text for each level; f is stdout for "help", stderr on errors. */
 void usage_main(FILE *f);
@@ -47,6 +49,8 @@ void usage_quanta(FILE *f);
 void usage_metrics(FILE *f);
 void usage_dcbx(FILE *f);
 void usage_doctor(FILE *f);
+void usage_watchdog(FILE *f);
+void usage_waitfor(FILE *f);
 
 /* Usage errors: print the reason and the usage to stderr; return EXIT_USAGE. */
 int what_is(const char *word, void (*usage)(FILE *));

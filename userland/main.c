@@ -21,7 +21,7 @@ void usage_main(FILE *f)
 		"       flowctl [ OPTIONS ] COMMAND help\n"
 		"       flowctl help [ COMMAND ]\n"
 		"COMMAND := { show | set | stats | watch | sample | monitor | send |\n"
-		"            metrics | quanta | dcbx | doctor | help }\n"
+		"            metrics | quanta | dcbx | doctor | watchdog | waitfor | help }\n"
 		"OPTIONS := { -j[son] | -p[retty] | -s[tatistics] | -n[etns] NETNS |\n"
 		"             -V[ersion] | -h[elp] }\n"
 		"\n"
@@ -36,6 +36,8 @@ void usage_main(FILE *f)
 		"  quanta   convert pause quanta to time and back\n"
 		"  dcbx     the DCBX agent of a port: advertise, read, adopt (LLDP)\n"
 		"  doctor   look for the pitfalls of PAUSE/PFC on a port: findings and fixes\n"
+		"  watchdog the PFC watchdog: a queue its partner holds paused (storm)\n"
+		"  waitfor  PFC deadlocks: wait-for cycles across network namespaces\n"
 		"\n"
 		"  -j  JSON output          -p  pretty JSON (implies -j)\n"
 		"  -s  include counters     -n  run in network namespace NETNS\n"
@@ -98,6 +100,8 @@ static const struct {
 	{ "quanta", cmd_quanta, usage_quanta },
 	{ "dcbx", cmd_dcbx, usage_dcbx },
 	{ "doctor", cmd_doctor, usage_doctor },
+	{ "watchdog", cmd_watchdog, usage_watchdog },
+	{ "waitfor", cmd_waitfor, usage_waitfor },
 	{ "help", NULL, usage_main },
 };
 

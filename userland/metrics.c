@@ -29,7 +29,8 @@ struct fc_metric {
 	int attr;
 	const char *dir;		/* the dir label, or NULL */
 	unsigned int div;		/* printed as value / div: 10^9 (ns
-					 * to s) or 8 (bit to byte) */
+					 * to s), 1000 (ms to s) or 8 (bit
+					 * to byte) */
 };
 
 #define M(n, t, h, s, a, d) { n, t, h, s, a, d, 1 }
@@ -126,6 +127,38 @@ static const struct fc_metric fc_metrics[] = {
 	M("flowctl_prio_partner_ignored_frames_total", "counter",
 	  "Frames of this priority that arrived past the headroom of our XOFF in force.",
 	  FC_M_PRIO, FLOWCTL_A_PRIO_PARTNER_IGNORED, NULL),
+	{ "flowctl_tx_storm_limit_seconds", "gauge",
+	  "The pause-storm guard's limit: the longest our XOFF may hold the partner (0: off).",
+	  FC_M_DEV, FLOWCTL_A_DEV_TX_STORM_MS, NULL, 1000 },
+	M("flowctl_tx_pause_storm_warning_events_total", "counter",
+	  "Our XOFF held the partner for 85% of the pause-storm guard's limit.",
+	  FC_M_STAT, FLOWCTL_A_STATS_TX_STORM_WARNING, NULL),
+	M("flowctl_tx_pause_storm_error_events_total", "counter",
+	  "Our XOFF reached the pause-storm guard's limit: XON sent, no XOFF until the charge fell below XON.",
+	  FC_M_STAT, FLOWCTL_A_STATS_TX_STORM_ERROR, NULL),
+	{ "flowctl_watchdog_detection_seconds", "gauge",
+	  "The PFC watchdog's detection time (0: the watchdog is off).",
+	  FC_M_DEV, FLOWCTL_A_DEV_WD_DETECT_MS, NULL, 1000 },
+	M("flowctl_watchdog_stormed", "gauge",
+	  "1 while the PFC watchdog holds this priority stormed (its partner kept it paused with packets waiting).",
+	  FC_M_PRIO, FLOWCTL_A_PRIO_WD_STATE, NULL),
+	M("flowctl_watchdog_storms_total", "counter",
+	  "Storms the PFC watchdog detected on this priority.",
+	  FC_M_PRIO, FLOWCTL_A_PRIO_WD_STORMS, NULL),
+	M("flowctl_watchdog_restored_total", "counter",
+	  "Stormed states of this priority the watchdog ended after its restoration time without PAUSE/PFC.",
+	  FC_M_PRIO, FLOWCTL_A_PRIO_WD_RESTORED, NULL),
+	M("flowctl_watchdog_dropped_packets_total", "counter",
+	  "Packets of a stormed priority dropped under action drop: queued or arriving at the band (tx), or arriving on the port (rx).",
+	  FC_M_PRIO, FLOWCTL_A_PRIO_WD_TX_DROP, "tx"),
+	M("flowctl_watchdog_dropped_packets_total", "counter", NULL,
+	  FC_M_PRIO, FLOWCTL_A_PRIO_WD_RX_DROP, "rx"),
+	M("flowctl_watchdog_forwarded_packets_total", "counter",
+	  "Packets a stormed priority sent under action forward, its partner's pause ignored.",
+	  FC_M_PRIO, FLOWCTL_A_PRIO_WD_TX_FORWARD, NULL),
+	{ "flowctl_watchdog_stormed_seconds_total", "counter",
+	  "Time this priority spent stormed.",
+	  FC_M_PRIO, FLOWCTL_A_PRIO_WD_STORMED_NS_TOTAL, NULL, 1000000000 },
 };
 
 /* A label value with \, " and newline escaped, as the format requires. */
@@ -157,6 +190,8 @@ static void put_sample(FILE *f, const struct fc_metric *m,
 			v % m->div);
 	else if (m->div == 8)
 		fprintf(f, "} %" PRIu64 ".%03" PRIu64 "\n", v / 8, v % 8 * 125);
+	else if (m->div == 1000)
+		fprintf(f, "} %" PRIu64 ".%03" PRIu64 "\n", v / 1000, v % 1000);
 	else
 		fprintf(f, "} %" PRIu64 "\n", v);
 }

@@ -54,8 +54,9 @@ void usage_monitor(FILE *f)
 		"       flowctl monitor help\n"
 		"N := stop after N events, 1 .. 4294967295 (default: until Ctrl-C)\n"
 		"Each line: wall clock, [kernel CLOCK_MONOTONIC], device, direction,\n"
-		"event (pause-start, pause-end, config), priority (absent for\n"
-		"link-level PAUSE), quanta and time. -j prints one JSON object per line.\n"
+		"event (pause-start, pause-end, config, storm-start, storm-end),\n"
+		"priority (absent for link-level PAUSE), quanta and time. -j prints\n"
+		"one JSON object per line.\n"
 		"rx: " FC_RX_MEANS "; tx: " FC_TX_MEANS ".\n"
 		"A port reports at most 1000 messages/s (bursts of 64), one per frame;\n"
 		"events past that are counted, and a \"suppressed N events\" line\n"
@@ -124,6 +125,10 @@ static const char *event_name(uint64_t type)
 		return "pause-end";
 	case FLOWCTL_EVENT_CONFIG:
 		return "config";
+	case FLOWCTL_EVENT_STORM_START:
+		return "storm-start";
+	case FLOWCTL_EVENT_STORM_END:
+		return "storm-end";
 	}
 	return NULL;
 }
@@ -195,6 +200,7 @@ static void print_event(const struct event *e)
 	char buf[64], speed[FMT_LEN], t[FMT_LEN];
 	uint64_t type = e->v[FLOWCTL_A_EVENT_TYPE];
 	const char *s;
+	bool storm;
 
 	open_json_object(NULL);
 	print_head(e);
@@ -209,10 +215,12 @@ static void print_event(const struct event *e)
 		print_u64(PRINT_ANY, "prio", " prio %s", e->v[FLOWCTL_A_EVENT_PRIO]);
 	else if (type != FLOWCTL_EVENT_CONFIG && HAS(e, FLOWCTL_A_EVENT_DIR))
 		print_text(" link");
-	if (HAS(e, FLOWCTL_A_EVENT_QUANTA))
+	/* A storm has no quanta, and its start no length yet. */
+	storm = type == FLOWCTL_EVENT_STORM_START || type == FLOWCTL_EVENT_STORM_END;
+	if (HAS(e, FLOWCTL_A_EVENT_QUANTA) && !storm)
 		print_u64(PRINT_ANY, "quanta", " quanta %s",
 			  e->v[FLOWCTL_A_EVENT_QUANTA]);
-	if (HAS(e, FLOWCTL_A_EVENT_TIME_NS)) {
+	if (HAS(e, FLOWCTL_A_EVENT_TIME_NS) && type != FLOWCTL_EVENT_STORM_START) {
 		uint64_t ns = e->v[FLOWCTL_A_EVENT_TIME_NS];
 		uint64_t q = e->v[FLOWCTL_A_EVENT_QUANTA];
 
@@ -229,7 +237,8 @@ static void print_event(const struct event *e)
 			snprintf(buf, sizeof(buf), "%s at %s", t,
 				 fmt_speed(speed, sizeof(speed), mbps));
 			print_u64_as(PRINT_ANY, "time_ns", " (%s)", ns, buf);
-		} else if (type == FLOWCTL_EVENT_PAUSE_END) {
+		} else if (type == FLOWCTL_EVENT_PAUSE_END ||
+			   type == FLOWCTL_EVENT_STORM_END) {
 			print_u64_as(PRINT_ANY, "time_ns", " after %s", ns, t);
 		} else {
 			print_u64_as(PRINT_ANY, "time_ns", " (%s)", ns, t);

@@ -26,6 +26,22 @@ void fc_set_build(struct nlmsghdr *nlh, const struct fc_set_req *r);
 /* The same without the device: the body of tc's TCA_OPTIONS. */
 void fc_set_build_opts(struct nlmsghdr *nlh, const struct fc_set_req *r);
 
+/*
+ * A watchdog setting's value (attr FLOWCTL_A_DEV_WD_DETECT_MS, _RESTORE_MS
+ * or _ACTION) as set and watchdog take it; KW names the word in the error.
+ * 0, or EXIT_USAGE with the error said.
+ */
+int fc_wd_value(int attr, const char *kw, const char *arg, uint64_t *v);
+/* "drop", "forward", "alert", or NULL for a value this CLI does not know. */
+const char *fc_wd_action_name(uint64_t action);
+
+/*
+ * The words after "flowctl watchdog" (wdcmd.c): r->dev and the watchdog's
+ * attributes (none: show). *helped when help was printed. EXIT_OK or
+ * EXIT_USAGE with the error said.
+ */
+int fc_wd_parse(int argc, char **argv, struct fc_set_req *r, bool *helped);
+
 struct fc_nl;
 /* Run a write (set, reset) and report the kernel's answer: exit code. */
 int fc_write_run(struct nlmsghdr *nlh, struct fc_nl *nl, const char *dev,

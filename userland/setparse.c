@@ -23,6 +23,9 @@ void usage_set(FILE *f)
 		"               [ prio PRIO xoff BYTES xon BYTES ]... [ quanta QUANTA ]\n"
 		"               [ prio-tc { TC-MAP | 8021q | numeric } ]\n"
 		"               [ ets { TC:PERCENT[,TC:PERCENT...] | off } ]\n"
+		"               [ watchdog { MS | off } ] [ wd-restoration { MS | auto } ]\n"
+		"               [ wd-action { drop | forward | alert } ]\n"
+		"               [ tx-storm { MS | off } ]\n"
 		"       flowctl set help\n"
 		"PRIO-LIST := { PRIO[-PRIO][,PRIO-LIST] | all | none }   e.g. 3,4 or 0,3-5\n"
 		"PRIO := { 0 .. 7 }\n"
@@ -35,8 +38,15 @@ void usage_set(FILE *f)
 		"          1,0,2,3,4,5,6,7 (IEEE 802.1Q); numeric: 0,1,2,3,4,5,6,7\n"
 		"ets: the classes named share the link by PERCENT (802.1Qaz ETS,\n"
 		"          summing to 100) after the strict ones; off: all strict\n"
+		"watchdog: a queue held paused by the partner for MS (100..5000) while it\n"
+		"          has packets and sends none is stormed; wd-action says what then\n"
+		"          (drop: ignore the partner and drop; forward: ignore and send;\n"
+		"          alert: report); restored after wd-restoration (100..60000 ms,\n"
+		"          auto = 2 x MS) with no PAUSE/PFC for it.\n"
 		"rx on: obey PAUSE received (the partner paused us).\n"
 		"tx on: send PAUSE when our queues pass xoff (we pause the partner).\n"
+		"tx-storm: our XOFF may hold the partner at most MS (80..8000): then XON,\n"
+		"          and no XOFF again until the charge falls below xon.\n"
 		"Only the settings given change; set needs CAP_NET_ADMIN.\n");
 }
 
@@ -70,7 +80,8 @@ static int twice(const char *kw)
 /* The keywords of set, and what each needs after it. */
 static const char *const set_words[] = {
 	"dev", "mode", "rx", "tx", "pfc-prios", "trust", "speed", "rate",
-	"limit", "xoff", "xon", "prio", "quanta", "prio-tc", "ets", "help", NULL,
+	"limit", "xoff", "xon", "prio", "quanta", "prio-tc", "ets", "help",
+	"watchdog", "wd-restoration", "wd-action", "tx-storm", NULL,
 };
 
 static const char *const set_needs[] = {
@@ -90,9 +101,58 @@ static const char *const set_needs[] = {
 	"eight traffic classes like 1,0,2,3,4,5,6,7, or 8021q or numeric",
 	"TC:PERCENT,... summing to 100 (like 0:30,3:50,5:20), or off",
 	"",
+	"off, or the detection time 100..5000 ms",
+	"auto (twice the detection), or 100..60000 ms",
+	"drop, forward or alert",
+	"off, or the longest our XOFF may hold the partner, 80..8000 ms",
+};
+
+static const char *const wd_action_words[] = {
+	[FLOWCTL_WD_DROP] = "drop",
+	[FLOWCTL_WD_FORWARD] = "forward",
+	[FLOWCTL_WD_ALERT] = "alert",
 };
 
 static const char *const prio_words[] = { "xoff", "xon", NULL };
+
+const char *fc_wd_action_name(uint64_t action)
+{
+	return action < 3 ? wd_action_words[action] : NULL;
+}
+
+int fc_wd_value(int attr, const char *kw, const char *arg, uint64_t *v)
+{
+	int err, i;
+
+	switch (attr) {
+	case FLOWCTL_A_DEV_WD_DETECT_MS:
+		if (matches(arg, "off")) {
+			*v = 0;
+			return 0;
+		}
+		err = parse_u64(arg, 100, 5000, v);
+		if (err)
+			return bad_value(kw, arg, err,
+					 "off, or the detection time 100..5000 ms");
+		return 0;
+	case FLOWCTL_A_DEV_WD_RESTORE_MS:
+		if (matches(arg, "auto")) {
+			*v = 0;
+			return 0;
+		}
+		err = parse_u64(arg, 100, 60000, v);
+		if (err)
+			return bad_value(kw, arg, err,
+					 "auto (twice the detection), or 100..60000 ms");
+		return 0;
+	default:	/* FLOWCTL_A_DEV_WD_ACTION */
+		i = word_index(arg, wd_action_words, 3);
+		if (i < 0)
+			return bad_value(kw, arg, -EINVAL, "drop, forward or alert");
+		*v = (uint64_t)i;
+		return 0;
+	}
+}
 
 int fc_set_parse(int argc, char **argv, struct fc_set_req *r)
 {
@@ -225,6 +285,28 @@ int fc_set_parse(int argc, char **argv, struct fc_set_req *r)
 			if (err)
 				return bad_value(kw, arg, err,
 						 "TC:PERCENT,... with classes 0..7 once each and shares 1..100 summing to 100, like 0:30,3:50,5:20; or off");
+		} else if (matches(kw, "watchdog")) {
+			attr = FLOWCTL_A_DEV_WD_DETECT_MS;
+			if (fc_wd_value(attr, kw, arg, &v))
+				return EXIT_USAGE;
+		} else if (matches(kw, "wd-restoration")) {
+			attr = FLOWCTL_A_DEV_WD_RESTORE_MS;
+			if (fc_wd_value(attr, kw, arg, &v))
+				return EXIT_USAGE;
+		} else if (matches(kw, "wd-action")) {
+			attr = FLOWCTL_A_DEV_WD_ACTION;
+			if (fc_wd_value(attr, kw, arg, &v))
+				return EXIT_USAGE;
+		} else if (matches(kw, "tx-storm")) {
+			attr = FLOWCTL_A_DEV_TX_STORM_MS;
+			if (matches(arg, "off")) {
+				v = 0;
+			} else {
+				err = parse_u64(arg, 80, 8000, &v);
+				if (err)
+					return bad_value(kw, arg, err,
+							 "off, or the longest our XOFF may hold the partner, 80..8000 ms");
+			}
 		} else if (matches(kw, "prio-tc")) {
 			attr = FLOWCTL_A_DEV_PRIO_TC;
 			err = parse_prio_tc(arg, &u32);
@@ -275,7 +357,9 @@ void fc_set_build_opts(struct nlmsghdr *nlh, const struct fc_set_req *r)
 		{ FLOWCTL_A_DEV_RATE, 8 }, { FLOWCTL_A_DEV_LIMIT, 4 },
 		{ FLOWCTL_A_DEV_XOFF, 4 }, { FLOWCTL_A_DEV_XON, 4 },
 		{ FLOWCTL_A_DEV_QUANTA, 2 }, { FLOWCTL_A_DEV_PRIO_TC, 4 },
-		{ FLOWCTL_A_DEV_TC_BW, 0 },
+		{ FLOWCTL_A_DEV_TC_BW, 0 }, { FLOWCTL_A_DEV_WD_DETECT_MS, 4 },
+		{ FLOWCTL_A_DEV_WD_RESTORE_MS, 4 }, { FLOWCTL_A_DEV_WD_ACTION, 1 },
+		{ FLOWCTL_A_DEV_TX_STORM_MS, 4 },
 	};
 	size_t i;
 	int p;

@@ -213,6 +213,40 @@ static void print_config(const struct fc_dev *d, enum output_type t)
 			close_json_array();
 		}
 	}
+	if (FC_HAS(d->have, FLOWCTL_A_DEV_WD_DETECT_MS)) {
+		static const char *const actions[] = { "drop", "forward", "alert" };
+		uint64_t det = d->v[FLOWCTL_A_DEV_WD_DETECT_MS];
+		uint64_t res = d->v[FLOWCTL_A_DEV_WD_RESTORE_MS];
+		uint64_t act = d->v[FLOWCTL_A_DEV_WD_ACTION];
+
+		dev_u64(d, FLOWCTL_A_DEV_WD_DETECT_MS, t & PRINT_JSON,
+			"wd_detect_ms", NULL);
+		dev_u64(d, FLOWCTL_A_DEV_WD_RESTORE_MS, t & PRINT_JSON,
+			"wd_restore_ms", NULL);
+		if (FC_HAS(d->have, FLOWCTL_A_DEV_WD_ACTION))
+			print_string(t & PRINT_JSON, "wd_action", NULL,
+				     act < 3 ? actions[act] : "?");
+		/* Text names it only when on: most ports have none. */
+		if ((t & PRINT_FP) && det)
+			print_text(" watchdog %llums restoration %llums action %s",
+				   (unsigned long long)det,
+				   (unsigned long long)(res ? res : 2 * det),
+				   act < 3 ? actions[act] : "?");
+	}
+	if (FC_HAS(d->have, FLOWCTL_A_DEV_PARTNER_MAC)) {
+		char mac[18];
+
+		fc_fmt_mac(mac, d->v[FLOWCTL_A_DEV_PARTNER_MAC]);
+		print_string(t & PRINT_JSON, "partner_mac", NULL, mac);
+	}
+	if (FC_HAS(d->have, FLOWCTL_A_DEV_TX_STORM_MS)) {
+		uint64_t ms = d->v[FLOWCTL_A_DEV_TX_STORM_MS];
+
+		dev_u64(d, FLOWCTL_A_DEV_TX_STORM_MS, t & PRINT_JSON,
+			"tx_storm_ms", NULL);
+		if ((t & PRINT_FP) && ms)
+			print_text(" tx-storm %llums", (unsigned long long)ms);
+	}
 }
 
 static void print_port_counters(const struct fc_dev *d, enum output_type t)
@@ -237,6 +271,18 @@ static void print_port_counters(const struct fc_dev *d, enum output_type t)
 	stat_u64(d, FLOWCTL_A_STATS_TX_PAUSE, t, "tx_pause", " pause %s");
 	stat_u64(d, FLOWCTL_A_STATS_TX_XON, t, "tx_xon", " xon %s");
 	stat_u64(d, FLOWCTL_A_STATS_TX_PFC, t, "tx_pfc", " pfc %s");
+	/* The storm guard's counters: in text once it acted. */
+	if (FC_HAS(d->stats_have, FLOWCTL_A_STATS_TX_STORM_WARNING)) {
+		enum output_type st = t;
+
+		if (!d->stats[FLOWCTL_A_STATS_TX_STORM_WARNING] &&
+		    !d->stats[FLOWCTL_A_STATS_TX_STORM_ERROR])
+			st = (enum output_type)(st & PRINT_JSON);
+		stat_u64(d, FLOWCTL_A_STATS_TX_STORM_WARNING, st,
+			 "tx_storm_warning", " storm-warning %s");
+		stat_u64(d, FLOWCTL_A_STATS_TX_STORM_ERROR, st,
+			 "tx_storm_error", " storm-error %s");
+	}
 	if (d->stats_have & (1u << FLOWCTL_A_STATS_TX_PAUSE |
 			     1u << FLOWCTL_A_STATS_TX_XON |
 			     1u << FLOWCTL_A_STATS_TX_PFC))
@@ -261,6 +307,34 @@ static void print_port_counters(const struct fc_dev *d, enum output_type t)
 		print_text("\n");
 	}
 	close_json_object();
+}
+
+/* The PFC watchdog's state and counters of a priority: in JSON always, in
+ * text once it has stormed.
+ */
+static void print_prio_watchdog(const struct fc_prio *p, enum output_type ct)
+{
+	bool stormed = FC_HAS(p->have, FLOWCTL_A_PRIO_WD_STATE) &&
+		       p->v[FLOWCTL_A_PRIO_WD_STATE] == FLOWCTL_WD_STORMED;
+	enum output_type t = ct;
+
+	if (!FC_HAS(p->have, FLOWCTL_A_PRIO_WD_STORMS))
+		return;
+	if (!stormed && !p->v[FLOWCTL_A_PRIO_WD_STORMS])
+		t = PRINT_JSON;
+	if (FC_HAS(p->have, FLOWCTL_A_PRIO_WD_STATE))
+		print_string(t, "wd_state", "    watchdog: %s",
+			     stormed ? "stormed" : "operational");
+	prio_u64(p, FLOWCTL_A_PRIO_WD_STORMS, t, "wd_storms", " storms %s");
+	prio_u64(p, FLOWCTL_A_PRIO_WD_RESTORED, t, "wd_restored", " restored %s");
+	prio_u64(p, FLOWCTL_A_PRIO_WD_TX_DROP, t, "wd_tx_drop", " tx-drop %s");
+	prio_u64(p, FLOWCTL_A_PRIO_WD_RX_DROP, t, "wd_rx_drop", " rx-drop %s");
+	prio_u64(p, FLOWCTL_A_PRIO_WD_TX_FORWARD, t, "wd_tx_forward",
+		 " forwarded %s");
+	prio_ns(p, FLOWCTL_A_PRIO_WD_STORMED_NS_TOTAL, t,
+		"wd_stormed_ns_total", " stormed-total %s");
+	if (t & PRINT_FP)
+		print_nl();
 }
 
 static void print_prio(const struct fc_prio *p, unsigned int what)
@@ -329,6 +403,7 @@ static void print_prio(const struct fc_prio *p, unsigned int what)
 		prio_u64(p, FLOWCTL_A_PRIO_TX_BYTES, ct, "tx_bytes", " %sB");
 		prio_u64(p, FLOWCTL_A_PRIO_DROPS, ct, "drops", " dropped %s");
 		print_nl();
+		print_prio_watchdog(p, ct);
 	}
 	close_json_object();
 }

@@ -24,6 +24,8 @@ void fc_print_devs(const struct fc_dev_list *l, unsigned int what);
 int fc_dev_fetch(const char *dev, const char *verb, struct fc_dev_list *l);
 /* Fetch one port (dev) or all (NULL) and print what was asked: exit code. */
 int fc_show_run(const char *dev, unsigned int what);
+/* flowctl watchdog's report of the ports (wdcmd.c). */
+void fc_wd_print(const struct fc_dev_list *l);
 /*
  * Parse "[ dev DEV ] [ help ]". Returns an exit
  * code; *helped says "help" was printed.

@@ -282,6 +282,29 @@ static int flowctl_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 					 (bw >> (8 * p)) & 0xff);
 		close_json_array(PRINT_JSON, NULL);
 	}
+	/* The watchdog and the storm guard, in set's words; text only when on. */
+	if (HAS(FLOWCTL_A_DEV_WD_DETECT_MS)) {
+		static const char *const act[] = { "drop", "forward", "alert" };
+		uint64_t det = a.v[FLOWCTL_A_DEV_WD_DETECT_MS];
+		uint64_t res = a.v[FLOWCTL_A_DEV_WD_RESTORE_MS];
+		uint64_t ac = a.v[FLOWCTL_A_DEV_WD_ACTION];
+		enum output_type t = det ? PRINT_ANY : PRINT_JSON;
+
+		print_color_uint(t, COLOR_NONE, "wd_detect_ms", "watchdog %u ",
+				 (unsigned int)det);
+		if (res)
+			print_color_uint(t, COLOR_NONE, "wd_restore_ms",
+					 "wd-restoration %u ", (unsigned int)res);
+		else
+			print_color_uint(PRINT_JSON, COLOR_NONE, "wd_restore_ms",
+					 NULL, 0);
+		print_color_string(t, COLOR_NONE, "wd_action", "wd-action %s ",
+				   ac < 3 ? act[ac] : "unknown");
+	}
+	if (HAS(FLOWCTL_A_DEV_TX_STORM_MS))
+		print_color_uint(a.v[FLOWCTL_A_DEV_TX_STORM_MS] ? PRINT_ANY : PRINT_JSON,
+				 COLOR_NONE, "tx_storm_ms", "tx-storm %u ",
+				 (unsigned int)a.v[FLOWCTL_A_DEV_TX_STORM_MS]);
 #undef HAS
 	/* Per-priority thresholds, as "prio P xoff B xon B". */
 	open_json_array(PRINT_JSON, "prio");

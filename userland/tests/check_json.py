@@ -42,10 +42,12 @@ TOP_TYPES = {
     "speed_config_mbps": int, "speed_source": str, "rate_bps": int,
     "limit_bytes": int, "xoff_bytes": int, "xon_bytes": int, "quanta": int,
     "headroom_bytes": int, "prio_tc": list, "tc_bw": list, "stats": dict, "prio": list,
+    "wd_detect_ms": int, "wd_restore_ms": int, "wd_action": str, "tx_storm_ms": int,
+    "partner_mac": str,
 }
 STATS_KEYS = ["rx_pause", "rx_xon", "rx_pfc", "tx_pause", "tx_xon", "tx_pfc",
               "rx_ignored", "rx_malformed", "rx_unsupported", "partner_ignored",
-              "events_suppressed"]
+              "events_suppressed", "tx_storm_warning", "tx_storm_error"]
 PRIO_TYPES = {
     "prio": int, "paused": bool, "pause_left_ns": int, "pause_elapsed_ns": int,
     "paused_ns_total": int,
@@ -54,10 +56,14 @@ PRIO_TYPES = {
     "backlog_bytes": int, "backlog_packets": int, "drops": int,
     "charge_bytes": int, "xoff_bytes": int, "xon_bytes": int,
     "xoff_active": bool, "partner_ignored": int,
+    "wd_state": str, "wd_storms": int, "wd_restored": int, "wd_tx_drop": int,
+    "wd_rx_drop": int, "wd_tx_forward": int, "wd_stormed_ns_total": int,
 }
 PRIO_COUNTERS = {"prio", "paused_ns_total", "pause_episodes", "rx_pfc",
                  "rx_pfc_xon", "tx_pfc", "tx_pfc_xon", "tx_packets",
-                 "tx_bytes", "drops", "partner_ignored"}
+                 "tx_bytes", "drops", "partner_ignored", "wd_state", "wd_storms",
+                 "wd_restored", "wd_tx_drop", "wd_rx_drop", "wd_tx_forward",
+                 "wd_stormed_ns_total"}
 
 
 def type_ok(v, t):
@@ -119,6 +125,10 @@ def check_show(out):
     ok(pr[3]["paused"] is True and pr[3]["pause_left_ns"] == 12345678 and
        pr[3]["pause_elapsed_ns"] == 2000000,
        "show: prio 3 paused with time left and the time so far")
+    ok(full["partner_mac"] == "02:00:5e:10:20:fe", "show: partner_mac, six bytes in order",
+       full.get("partner_mac"))
+    ok(full["wd_detect_ms"] == 200 and full["wd_action"] == "drop" and full["tx_storm_ms"] == 500,
+       "show: the watchdog's and the storm guard's settings")
     ok(full["tc_bw"] == [30, 0, 0, 50, 0, 20, 0, 0], "show: tc_bw, the ETS share of each class",
        full.get("tc_bw"))
     ok(full["headroom_bytes"] == 20000 and full["prio_tc"] == [1, 0, 2, 3, 4, 5, 6, 7],
@@ -419,13 +429,14 @@ def man_json_words(path):
 
 # Bold words of the JSON section that are commands, not keys.
 MAN_COMMANDS = {"show", "stats", "watch", "monitor", "send", "quanta", "sample", "top",
-                "level", "dcbx", "doctor"}
+                "level", "dcbx", "doctor", "watchdog", "waitfor"}
 
 
 def check_man(out, run_docs, man):
     docs = [load(os.path.join(out, n)) for n in ("show.json", "stats.json", "watch.json",
                                                  "send.json", "doctor.json",
-                                                 "doctor-nomodule.json")]
+                                                 "doctor-nomodule.json", "watchdog.json",
+                                                 "waitfor.json")]
     for n in ("events.jsonl", "entries.jsonl", "sample.jsonl", "dcbx.jsonl"):
         with open(os.path.join(out, n)) as f:
             docs += [json.loads(line) for line in f.read().splitlines() if line]

@@ -72,6 +72,15 @@ static inline struct nlmsghdr *synth_full_dev(char *buf, uint32_t seq, uint16_t 
 
 		mnl_attr_put(nlh, FLOWCTL_A_DEV_TC_BW, sizeof(bw), bw);
 	}
+	mnl_attr_put_u32(nlh, FLOWCTL_A_DEV_WD_DETECT_MS, 200);
+	mnl_attr_put_u32(nlh, FLOWCTL_A_DEV_WD_RESTORE_MS, 0);
+	mnl_attr_put_u8(nlh, FLOWCTL_A_DEV_WD_ACTION, FLOWCTL_WD_DROP);
+	mnl_attr_put_u32(nlh, FLOWCTL_A_DEV_TX_STORM_MS, 500);
+	{
+		static const uint8_t mac[6] = { 0x02, 0x00, 0x5e, 0x10, 0x20, 0xfe };
+
+		mnl_attr_put(nlh, FLOWCTL_A_DEV_PARTNER_MAC, sizeof(mac), mac);
+	}
 	mnl_attr_put_u32(nlh, SYNTH_UNKNOWN, 0xdeadbeef);
 
 	nest = mnl_attr_nest_start(nlh, FLOWCTL_A_DEV_STATS);
@@ -86,6 +95,8 @@ static inline struct nlmsghdr *synth_full_dev(char *buf, uint32_t seq, uint16_t 
 	synth_u64(nlh, FLOWCTL_A_STATS_RX_UNSUPPORTED, 3, FLOWCTL_A_STATS_PAD);
 	synth_u64(nlh, FLOWCTL_A_STATS_PARTNER_IGNORED, 4, FLOWCTL_A_STATS_PAD);
 	synth_u64(nlh, FLOWCTL_A_STATS_EVENTS_SUPPRESSED, 6, FLOWCTL_A_STATS_PAD);
+	synth_u64(nlh, FLOWCTL_A_STATS_TX_STORM_WARNING, 2, FLOWCTL_A_STATS_PAD);
+	synth_u64(nlh, FLOWCTL_A_STATS_TX_STORM_ERROR, 1, FLOWCTL_A_STATS_PAD);
 	synth_u64(nlh, SYNTH_UNKNOWN, 99, FLOWCTL_A_STATS_PAD);
 	mnl_attr_nest_end(nlh, nest);
 
@@ -118,6 +129,16 @@ static inline struct nlmsghdr *synth_full_dev(char *buf, uint32_t seq, uint16_t 
 		synth_u64(nlh, FLOWCTL_A_PRIO_CHARGE_BYTES, 80 + b, FLOWCTL_A_PRIO_PAD);
 		mnl_attr_put_u8(nlh, FLOWCTL_A_PRIO_XOFF_ACTIVE, p == 4);
 		synth_u64(nlh, FLOWCTL_A_PRIO_PARTNER_IGNORED, 90 + b, FLOWCTL_A_PRIO_PAD);
+		/* Priority 3 is stormed, once before restored. */
+		mnl_attr_put_u8(nlh, FLOWCTL_A_PRIO_WD_STATE,
+				p == 3 ? FLOWCTL_WD_STORMED : FLOWCTL_WD_OPERATIONAL);
+		synth_u64(nlh, FLOWCTL_A_PRIO_WD_STORMS, p == 3 ? 2 : 0, FLOWCTL_A_PRIO_PAD);
+		synth_u64(nlh, FLOWCTL_A_PRIO_WD_RESTORED, p == 3 ? 1 : 0, FLOWCTL_A_PRIO_PAD);
+		synth_u64(nlh, FLOWCTL_A_PRIO_WD_TX_DROP, p == 3 ? 812 : 0, FLOWCTL_A_PRIO_PAD);
+		synth_u64(nlh, FLOWCTL_A_PRIO_WD_RX_DROP, p == 3 ? 7 : 0, FLOWCTL_A_PRIO_PAD);
+		synth_u64(nlh, FLOWCTL_A_PRIO_WD_TX_FORWARD, 0, FLOWCTL_A_PRIO_PAD);
+		synth_u64(nlh, FLOWCTL_A_PRIO_WD_STORMED_NS_TOTAL,
+			  p == 3 ? 1200000000ULL : 0, FLOWCTL_A_PRIO_PAD);
 		mnl_attr_put_u8(nlh, SYNTH_UNKNOWN, 1);
 		mnl_attr_nest_end(nlh, nest);
 	}

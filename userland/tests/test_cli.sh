@@ -48,7 +48,7 @@ expect 0 "$out" 'Exit status: 0 success, 1' "help documents exit codes" -- help
 expect 0 "$out" 'the partner is congested and paused us' "help says what rx means" -- help
 expect 2 "$err" '^Usage: flowctl' "no command: usage" --
 expect 2 "$err" '^What is "frob"?' "an unknown command" -- frob
-expect 2 "$err" 'Expected show, set, stats, watch, sample, monitor, send, metrics, quanta, dcbx, doctor or help\.' "an unknown command: the commands" -- frob
+expect 2 "$err" 'Expected show, set, stats, watch, sample, monitor, send, metrics, quanta, dcbx, doctor, watchdog, waitfor or help\.' "an unknown command: the commands" -- frob
 expect 2 "$err" '^Try "flowctl help"\.$' "an unknown command: the help command" -- frob
 run frob
 ! grep -q 'COMMAND := ' "$err"
@@ -72,7 +72,7 @@ expect 2 "$err" 'What is "frob"? Expected dev, reset or help' "stats: the words 
 expect 2 "$err" 'Option "-x" is unknown' "an unknown option" -- -x show
 expect 2 "$err" 'needs a network namespace' "-n without a name" -- -n
 
-for cmd in show set stats watch sample monitor send quanta dcbx doctor; do
+for cmd in show set stats watch sample monitor send quanta dcbx doctor watchdog waitfor; do
 	expect 0 "$out" "^Usage: flowctl.* $cmd" "$cmd help" -- "$cmd" help
 done
 expect 0 "$out" 'reset dev DEV' "stats help shows reset" -- stats help
@@ -119,6 +119,12 @@ expect 0 "$out" '^Usage: flowctl.* doctor' "doctor --help" -- doctor --help
 expect 0 "$out" 'Exit status: 0 nothing of severity error or warning' "do help: a prefix; doctor's exit status" -- do help
 expect 2 "$err" 'did you mean dcbx or doctor?' "d: dcbx or doctor" -- d
 expect 2 "$err" 'What is "frob"? Expected dev, interval or help\.' "doctor: the words it takes" -- doctor frob
+expect 0 "$out" '^Usage: flowctl.* watchdog' "help watchdog" -- help watchdog
+expect 2 "$err" 'did you mean watch or watchdog?' "wat: watch or watchdog" -- wat
+expect 2 "$err" 'What is "frob"? Expected dev, on, off, detection, restoration, action or help\.' "watchdog: the words it takes" -- watchdog frob
+expect 2 "$err" 'watchdog settings need dev DEV' "watchdog: settings need a port" -- watchdog on
+expect 2 "$err" 'not a namespace name' "waitfor: a path is not a namespace name" -- waitfor netns a/b
+expect 2 "$err" 'What is "frob"? Expected netns or help\.' "waitfor: the words it takes" -- waitfor frob
 expect 2 "$err" 'What is "count"?' "doctor: no count" -- doctor count 3
 expect 2 "$err" 'Try "flowctl doctor help"' "doctor: an unknown word names doctor's help" -- doctor frob
 expect 2 "$err" 'interval "0.001" is out of range' "doctor: interval bound" -- doctor interval 0.001

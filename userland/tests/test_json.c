@@ -17,6 +17,7 @@
 #include "send.h"
 #include "dcbx_agent.h"
 #include "show.h"
+#include "waitfor.h"
 
 static char buf_full[16384] __attribute__((aligned(8)));
 static char buf_sparse[4096] __attribute__((aligned(8)));
@@ -121,7 +122,7 @@ static void test_text(void)
 		"text: no counters without -s");
 	ktap_ok(strstr(ts, "received: pause 12 xon 3 pfc 40 (rx: the partner is congested and paused us)") != NULL,
 		"text -s: received counters say the partner paused us");
-	ktap_ok(strstr(ts, "sent: pause 0 xon 0 pfc 5 (tx: we are congested and paused the partner)") != NULL,
+	ktap_ok(strstr(ts, "sent: pause 0 xon 0 pfc 5 storm-warning 2 storm-error 1 (tx: we are congested and paused the partner)") != NULL,
 		"text -s: sent counters say we paused the partner");
 	ktap_ok(strstr(ts, "rx: pfc 13 pfc-xon 23 episodes 3 paused-total 3 s") != NULL,
 		"text -s: per-priority rx counters");
@@ -132,6 +133,74 @@ static void test_text(void)
 	free(t);
 	free(ts);
 	free(st);
+}
+
+/*
+ * A ring of three switches S1..S3: Si's cw port is paused on priority 3 by
+ * S(i+1)'s ccw port, which holds XOFF because its bytes wait in S(i+1)'s
+ * cw. ccw_xoff clears one XOFF: no cycle then.
+ */
+static int ring(struct fc_wf_port *w, int ccw_xoff_off, char **out)
+{
+	static const char *const ns[] = { "S1", "S2", "S3" };
+	size_t n = 0;
+	FILE *f;
+	int i, found;
+
+	memset(w, 0, 6 * sizeof(*w));
+	for (i = 0; i < 3; i++) {
+		struct fc_wf_port *cw = &w[i], *ccw = &w[3 + (i + 1) % 3];
+		struct fc_prio *p = &cw->d.prio[3];
+
+		cw->ns = ns[i];
+		snprintf(cw->d.ifname, sizeof(cw->d.ifname), "cw");
+		cw->mac = 0x020000000010ULL + (uint64_t)i;
+		p->have = 1u << FLOWCTL_A_PRIO_PAUSED | 1u << FLOWCTL_A_PRIO_BACKLOG_BYTES;
+		p->v[FLOWCTL_A_PRIO_PAUSED] = 1;
+		p->v[FLOWCTL_A_PRIO_BACKLOG_BYTES] = 1000 * (uint64_t)(i + 1);
+		cw->d.have = 1u << FLOWCTL_A_DEV_PARTNER_MAC;
+		cw->d.v[FLOWCTL_A_DEV_PARTNER_MAC] = 0x020000000020ULL + (uint64_t)(i + 1) % 3;
+		ccw->ns = ns[(i + 1) % 3];
+		snprintf(ccw->d.ifname, sizeof(ccw->d.ifname), "ccw");
+		ccw->mac = 0x020000000020ULL + (uint64_t)(i + 1) % 3;
+		ccw->d.prio[3].have = 1u << FLOWCTL_A_PRIO_XOFF_ACTIVE;
+		ccw->d.prio[3].v[FLOWCTL_A_PRIO_XOFF_ACTIVE] = (i + 1) % 3 != ccw_xoff_off;
+	}
+	f = open_memstream(out, &n);
+	print_init(false, false, f);
+	found = fc_waitfor_print(w, 6, 3);
+	fclose(f);
+	print_init(false, false, stdout);
+	return found;
+}
+
+static void test_waitfor(const char *dir)
+{
+	struct fc_wf_port w[6];
+	char *t = NULL, *j = NULL;
+	size_t n = 0;
+	FILE *f;
+
+	KTAP_EQ_U64(ring(w, -1, &t), 1, "waitfor: a ring of three held ports is one cycle, found once");
+	ktap_ok(strstr(t, "wait-for cycle on priority 3:\n  S1/cw (1000 bytes queued) is paused by S2/ccw, whose bytes wait in S2/cw\n") &&
+		strstr(t, "  S3/cw (3000 bytes queued) is paused by S1/ccw, whose bytes wait in S1/cw\n"),
+		"waitfor: each wait names the port, its partner and where the partner's bytes wait");
+	printf("# %s", t);
+	free(t);
+	t = NULL;
+	KTAP_EQ_U64(ring(w, 1, &t), 0, "waitfor: one partner not in XOFF breaks the cycle");
+	ktap_ok(strstr(t, "no wait-for cycle among 6 flowctl ports in 3 namespaces") != NULL,
+		"waitfor: says so when there is none");
+	free(t);
+	ring(w, -1, &t);
+	free(t);
+	f = open_memstream(&j, &n);
+	print_init(true, false, f);
+	fc_waitfor_print(w, 6, 3);
+	fclose(f);
+	print_init(false, false, stdout);
+	save(dir, "waitfor.json", j);
+	free(j);
 }
 
 static void test_json(const char *dir)
@@ -148,6 +217,33 @@ static void test_json(const char *dir)
 	ktap_ok(strchr(p, '\n') < p + strlen(p) - 1, "json -p: pretty JSON spans lines");
 	KTAP_EQ_STR(e, "[]\n", "json: no ports is an empty array");
 	save(dir, "show.json", j);
+	{
+		char *w = NULL, *wt = NULL;
+		size_t wn = 0;
+		FILE *f = open_memstream(&w, &wn);
+
+		print_init(true, false, f);
+		fc_wd_print(&devs);
+		fclose(f);
+		save(dir, "watchdog.json", w);
+		f = open_memstream(&wt, &wn);
+		print_init(false, false, f);
+		fc_wd_print(&devs);
+		fclose(f);
+		print_init(false, false, stdout);
+		ktap_ok(strstr(wt, "veth0: watchdog 200 ms, restoration 400 ms (auto), action drop\n") != NULL,
+			"watchdog text: the port's settings, restoration auto resolved");
+		ktap_ok(strstr(wt, "  3    stormed            2        1      812        7         0  1.2 s\n") != NULL,
+			"watchdog text: priority 3's row");
+		ktap_ok(strstr(wt, "  4    operational        0") != NULL && !strstr(wt, "  5    "),
+			"watchdog text: the PFC priorities only (3 and 4)");
+		ktap_ok(strstr(wt, "eth1: this flowctl module has no watchdog") != NULL,
+			"watchdog text: a port without the attributes says so");
+		if (!strstr(wt, "  3    stormed"))
+			printf("# %s", wt);
+		free(w);
+		free(wt);
+	}
 	save(dir, "show-pretty.json", p);
 	save(dir, "stats.json", s);
 	save(dir, "empty.json", e);
@@ -322,6 +418,7 @@ int main(int argc, char **argv)
 	test_parsed();
 	test_text();
 	test_json(argv[1]);
+	test_waitfor(argv[1]);
 	test_events(argv[1]);
 	fc_dev_list_free(&devs);
 	return ktap_finish();

@@ -319,6 +319,11 @@ static void test_set(void)
 
 	static const struct { const char *line; const char *msg; } bad[] = {
 		{ "dev eth0 frob 1", "What is \"frob\"?" },
+		{ "dev eth0 watchdog 50", "watchdog \"50\" is out of range" },
+		{ "dev eth0 watchdog 6000", "watchdog \"6000\" is out of range" },
+		{ "dev eth0 wd-restoration 99", "wd-restoration \"99\" is out of range" },
+		{ "dev eth0 wd-action shout", "wd-action" },
+		{ "dev eth0 watchdog", "watchdog needs a value: off, or the detection time" },
 		{ "dev eth0 mode pfc bogus", "What is \"bogus\"?" },
 		{ "dev eth0 mode fast", "invalid mode \"fast\"" },
 		{ "dev eth0 rx yes", "invalid rx \"yes\"" },
@@ -343,7 +348,7 @@ static void test_set(void)
 		{ "dev eth0 x 1", "\"x\" is ambiguous: did you mean xoff or xon?" },
 		{ "dev eth0 p 1", "did you mean pfc-prios, prio or prio-tc?" },
 		{ "dev eth0 mdoe pfc", "What is \"mdoe\"? Did you mean mode?" },
-		{ "dev eth0 frob 1", "Expected dev, mode, rx, tx, pfc-prios, trust, speed, rate, limit, xoff, xon, prio, quanta, prio-tc, ets or help." },
+		{ "dev eth0 frob 1", "Expected dev, mode, rx, tx, pfc-prios, trust, speed, rate, limit, xoff, xon, prio, quanta, prio-tc, ets, help, watchdog, wd-restoration, wd-action or tx-storm." },
 		{ "dev eth0 ets 0:30,3:60", "ets \"0:30,3:60\" is out of range" },
 		{ "dev eth0 ets 0:30,0:70", "invalid ets \"0:30,0:70\"" },
 		{ "dev eth0 ets 8:100", "ets \"8:100\" is out of range" },
@@ -412,6 +417,77 @@ static void test_set(void)
 	ret = capture(run_set, argc, argv, &r);
 	ktap_ok(ret == EXIT_OK && r.help && strstr(captured, "PRIO-LIST :="),
 		"set: help prints the grammar, exit 0");
+}
+
+static int run_wd(int argc, char **argv, void *arg)
+{
+	bool helped;
+
+	return fc_wd_parse(argc, argv, arg, &helped);
+}
+
+#define WD_BITS(a, b, c) ((a) << FLOWCTL_A_DEV_WD_DETECT_MS | \
+			  (b) << FLOWCTL_A_DEV_WD_RESTORE_MS | \
+			  (c) << FLOWCTL_A_DEV_WD_ACTION)
+
+static void test_watchdog(void)
+{
+	static const struct {
+		const char *line;
+		uint32_t have;
+		uint64_t det, res, act;
+	} good[] = {
+		{ "", 0, 0, 0, 0 },
+		{ "dev eth0", 0, 0, 0, 0 },
+		{ "dev eth0 on", WD_BITS(1u, 0u, 0u), 200, 0, 0 },
+		{ "dev eth0 off", WD_BITS(1u, 0u, 0u), 0, 0, 0 },
+		{ "dev eth0 detection 300 restoration auto action forward",
+		  WD_BITS(1u, 1u, 1u), 300, 0, FLOWCTL_WD_FORWARD },
+		{ "dev eth0 on action alert", WD_BITS(1u, 0u, 1u), 200, 0, FLOWCTL_WD_ALERT },
+		{ "dev eth0 det 5000 res 60000 act drop", WD_BITS(1u, 1u, 1u), 5000, 60000,
+		  FLOWCTL_WD_DROP },
+		{ "dev eth0 restoration 1000", WD_BITS(0u, 1u, 0u), 0, 1000, 0 },
+	};
+	static const struct { const char *line; const char *msg; } bad[] = {
+		{ "dev eth0 on off", "off takes no other setting" },
+		{ "dev eth0 off action drop", "off takes no other setting" },
+		{ "dev eth0 on detection 300", "on and detection both given" },
+		{ "dev eth0 on on", "on given twice" },
+		{ "dev eth0 detection 99", "detection \"99\" is out of range" },
+		{ "dev eth0 detection 5001", "detection \"5001\" is out of range" },
+		{ "dev eth0 restoration 60001", "restoration \"60001\" is out of range" },
+		{ "dev eth0 action shout", "invalid action \"shout\"" },
+		{ "dev eth0 action", "action needs a value: drop, forward or alert" },
+		{ "dev eth0 detection 300 detection 400", "detection given twice" },
+		{ "detection 300", "watchdog settings need dev DEV" },
+		{ "dev eth0 dev eth1", "dev given twice" },
+		{ "dev eth0 frob", "What is \"frob\"?" },
+		{ "dev eth0 o", "\"o\" is ambiguous" },
+	};
+	struct fc_set_req r;
+	char line[256], *argv[64];
+	int argc, ret;
+	size_t i;
+
+	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		snprintf(line, sizeof(line), "%s", good[i].line);
+		argc = words(line, argv);
+		ret = capture(run_wd, argc, argv, &r);
+		if (!ktap_ok(ret == EXIT_OK && r.have == good[i].have &&
+			     r.v[FLOWCTL_A_DEV_WD_DETECT_MS] == good[i].det &&
+			     r.v[FLOWCTL_A_DEV_WD_RESTORE_MS] == good[i].res &&
+			     r.v[FLOWCTL_A_DEV_WD_ACTION] == good[i].act,
+			     "watchdog: \"%s\" parses to its attributes", good[i].line))
+			printf("# ret %d have %#x, said: %s", ret, r.have, captured);
+	}
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(line, sizeof(line), "%s", bad[i].line);
+		argc = words(line, argv);
+		ret = capture(run_wd, argc, argv, &r);
+		if (!ktap_ok(ret == EXIT_USAGE && strstr(captured, bad[i].msg),
+			     "watchdog: \"%s\" -> exit 2, \"%s\"", bad[i].line, bad[i].msg))
+			printf("# ret %d, said: %s", ret, captured);
+	}
 }
 
 static void test_send(void)
@@ -510,5 +586,6 @@ int main(void)
 	test_keywords();
 	test_set();
 	test_send();
+	test_watchdog();
 	return ktap_finish();
 }

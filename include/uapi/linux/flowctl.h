@@ -47,6 +47,20 @@ enum flowctl_event_type {
 	FLOWCTL_EVENT_PAUSE_START = 1,
 	FLOWCTL_EVENT_PAUSE_END,
 	FLOWCTL_EVENT_CONFIG,
+	FLOWCTL_EVENT_STORM_START,	/* the watchdog found a stormed queue */
+	FLOWCTL_EVENT_STORM_END,	/* ... and restored it */
+};
+
+/* What the PFC watchdog does with a stormed queue (SONiC's names). */
+enum flowctl_wd_action {
+	FLOWCTL_WD_DROP,	/* ignore the partner, drop the queue's packets */
+	FLOWCTL_WD_FORWARD,	/* ignore the partner, keep sending */
+	FLOWCTL_WD_ALERT,	/* report only */
+};
+
+enum flowctl_wd_state {
+	FLOWCTL_WD_OPERATIONAL,
+	FLOWCTL_WD_STORMED,
 };
 
 enum flowctl_dir {
@@ -84,6 +98,21 @@ enum {
 					 * strict priority. The non-zero shares
 					 * sum to 100; all 0: no ETS.
 					 */
+	FLOWCTL_A_DEV_WD_DETECT_MS,	/* u32, PFC watchdog: 0 = off, else
+					 * 100..5000
+					 */
+	FLOWCTL_A_DEV_WD_RESTORE_MS,	/* u32, 0 = 2 x detection, else
+					 * 100..60000
+					 */
+	FLOWCTL_A_DEV_WD_ACTION,	/* u8, enum flowctl_wd_action */
+	FLOWCTL_A_DEV_TX_STORM_MS,	/* u32, pause-storm guard: the longest
+					 * our XOFF may hold the partner, ms;
+					 * 0 = off, else 80..8000
+					 */
+	FLOWCTL_A_DEV_PARTNER_MAC,	/* binary, 6 bytes (ro): the source
+					 * address of the last valid PAUSE/PFC
+					 * received; absent before the first
+					 */
 
 	__FLOWCTL_A_DEV_MAX,
 	FLOWCTL_A_DEV_MAX = (__FLOWCTL_A_DEV_MAX - 1)
@@ -103,6 +132,8 @@ enum {
 	FLOWCTL_A_STATS_RX_UNSUPPORTED,	/* u64: other MAC Control opcodes */
 	FLOWCTL_A_STATS_PARTNER_IGNORED, /* u64 */
 	FLOWCTL_A_STATS_EVENTS_SUPPRESSED, /* u64: pause events not reported */
+	FLOWCTL_A_STATS_TX_STORM_WARNING, /* u64: our XOFF held 85% of tx-storm */
+	FLOWCTL_A_STATS_TX_STORM_ERROR,	/* u64: ... held it all: XON sent */
 
 	__FLOWCTL_A_STATS_MAX,
 	FLOWCTL_A_STATS_MAX = (__FLOWCTL_A_STATS_MAX - 1)
@@ -131,6 +162,13 @@ enum {
 	FLOWCTL_A_PRIO_XOFF_ACTIVE,	/* u8 (ro) */
 	FLOWCTL_A_PRIO_PARTNER_IGNORED,	/* u64 (ro) */
 	FLOWCTL_A_PRIO_PAUSE_ELAPSED_NS, /* u64 (ro): the running pause so far */
+	FLOWCTL_A_PRIO_WD_STATE,	/* u8 (ro), enum flowctl_wd_state */
+	FLOWCTL_A_PRIO_WD_STORMS,	/* u64 (ro): storms detected */
+	FLOWCTL_A_PRIO_WD_RESTORED,	/* u64 (ro): storms restored */
+	FLOWCTL_A_PRIO_WD_TX_DROP,	/* u64 (ro): queued or arriving, dropped */
+	FLOWCTL_A_PRIO_WD_RX_DROP,	/* u64 (ro): received on the port, dropped */
+	FLOWCTL_A_PRIO_WD_TX_FORWARD,	/* u64 (ro): sent while stormed */
+	FLOWCTL_A_PRIO_WD_STORMED_NS_TOTAL, /* u64 (ro) */
 
 	__FLOWCTL_A_PRIO_MAX,
 	FLOWCTL_A_PRIO_MAX = (__FLOWCTL_A_PRIO_MAX - 1)

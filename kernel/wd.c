@@ -1,0 +1,305 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The PFC watchdog (Documentation/watchdog.md): a queue its partner holds
+ * paused while it has packets to send and sends none is "stormed".
+ *
+ * A window of cfg->wd_detect_ms opens when a priority's gate closes. When
+ * it ends, the priority is stormed if its band holds packets, never ran
+ * empty in the window, and its gate was closed for at least FC_WD_SHARE
+ * percent of it (the share, not one unbroken pause: refreshes may leave
+ * gaps in which a few packets leave). A queue that drains between pauses
+ * runs empty; a band starved by a higher priority is not paused. Else a
+ * new window opens if the gate is still closed. A stormed priority is, by
+ * the action: ignored (gate opened, later frames not honored) and drained
+ * by drop, ignored and sent by forward, or only reported by alert. It is
+ * restored once no PAUSE/PFC naming it arrived for the restoration time.
+ *
+ * State: struct fc_prio_wd under rx_lock; the masks the data path reads
+ * (wd_drop, wd_forward) are written under rx_lock with WRITE_ONCE. One soft
+ * hrtimer per port fires at the earliest window end or restoration time.
+ * Purging a band takes the qdisc lock, never under rx_lock (the
+ * configuration path takes the qdisc lock, then rx_lock).
+ */
+#include "flowctl.h"
+
+#define FC_WD_SHARE	90	/* percent of a window paused to count */
+
+static u64 fc_wd_restore_ns(const struct fc_cfg *cfg)
+{
+	u32 ms = cfg->wd_restore_ms ? cfg->wd_restore_ms :
+		 2 * cfg->wd_detect_ms;
+
+	return (u64)ms * NSEC_PER_MSEC;
+}
+
+/* Time prio's gate was closed, up to now. rx_lock held. */
+static u64 fc_paused_total(const struct fc_sched *q, int prio, u64 now)
+{
+	const struct fc_prio_rx *r = &q->prx[prio];
+
+	return r->paused_ns + (r->until ? min(r->until, now) - r->start : 0);
+}
+
+/* Arm the timer for the earliest deadline of any priority. rx_lock held. */
+static void fc_wd_arm(struct fc_sched *q, const struct fc_cfg *cfg)
+{
+	u64 detect = (u64)cfg->wd_detect_ms * NSEC_PER_MSEC;
+	u64 restore = fc_wd_restore_ns(cfg);
+	u64 next = U64_MAX;
+	int prio;
+
+	if (!detect)
+		return;
+	for (prio = 0; prio < FC_PRIOS; prio++) {
+		const struct fc_prio_wd *w = &q->pwd[prio];
+
+		if (w->state == FLOWCTL_WD_STORMED)
+			next = min(next, w->last_frame + restore);
+		else if (w->win_start)
+			next = min(next, w->win_start + detect);
+	}
+	if (next != U64_MAX)
+		hrtimer_start(&q->wd_timer, ns_to_ktime(next),
+			      HRTIMER_MODE_ABS_SOFT);
+}
+
+/* prio's gate just closed: watch it, unless it is watched already. */
+void fc_wd_watch(struct fc_sched *q, const struct fc_cfg *cfg, int prio,
+		 u64 now)
+{
+	struct fc_prio_wd *w = &q->pwd[prio];
+
+	if (!cfg->wd_detect_ms || w->state == FLOWCTL_WD_STORMED ||
+	    w->win_start)
+		return;
+	w->win_start = now;
+	w->win_paused = fc_paused_total(q, prio, now);
+	w->win_empties = READ_ONCE(q->band[prio].empties);
+	fc_wd_arm(q, cfg);
+}
+
+/*
+ * A frame named prio. Returns true when the watchdog says to ignore it
+ * (prio is stormed, and the action is not alert). rx_lock held.
+ */
+bool fc_wd_frame(struct fc_sched *q, int prio, u64 now)
+{
+	struct fc_prio_wd *w = &q->pwd[prio];
+
+	if (w->state != FLOWCTL_WD_STORMED)
+		return false;
+	w->last_frame = now;
+	return !!(q->wd_ignore & BIT(prio));
+}
+
+static void fc_wd_storm(struct fc_sched *q, const struct fc_cfg *cfg,
+			int prio, u64 now, struct fc_events *evs, u8 *purge)
+{
+	struct fc_prio_wd *w = &q->pwd[prio];
+
+	w->state = FLOWCTL_WD_STORMED;
+	w->storms++;
+	w->stormed_at = now;
+	w->last_frame = now;
+	w->win_start = 0;
+	fc_rx_event(evs, FLOWCTL_EVENT_STORM_START, prio, 0, 0);
+	if (cfg->wd_action == FLOWCTL_WD_ALERT)
+		return;
+	q->wd_ignore |= BIT(prio);
+	fc_rx_open(q, prio, now, evs);
+	if (cfg->wd_action == FLOWCTL_WD_DROP) {
+		WRITE_ONCE(q->wd_drop, q->wd_drop | BIT(prio));
+		*purge |= BIT(prio);
+	} else {
+		WRITE_ONCE(q->wd_forward, q->wd_forward | BIT(prio));
+	}
+}
+
+static void fc_wd_restore(struct fc_sched *q, int prio, u64 now,
+			  struct fc_events *evs)
+{
+	struct fc_prio_wd *w = &q->pwd[prio];
+
+	w->state = FLOWCTL_WD_OPERATIONAL;
+	w->restored++;
+	w->stormed_ns += now - w->stormed_at;
+	q->wd_ignore &= ~BIT(prio);
+	WRITE_ONCE(q->wd_drop, q->wd_drop & ~BIT(prio));
+	WRITE_ONCE(q->wd_forward, q->wd_forward & ~BIT(prio));
+	fc_rx_event(evs, FLOWCTL_EVENT_STORM_END, prio, 0,
+		    now - w->stormed_at);
+}
+
+/* Drop what the bands in mask hold, as the drop action asks. */
+static void fc_wd_purge(struct fc_sched *q, u8 mask)
+{
+	struct Qdisc *sch = q->sch;
+	spinlock_t *lock = qdisc_lock(sch);
+	int prio;
+
+	spin_lock(lock);
+	for (prio = 0; prio < FC_PRIOS; prio++) {
+		struct fc_band *b = &q->band[prio];
+		struct sk_buff *skb;
+
+		if (!(mask & BIT(prio)))
+			continue;
+		while ((skb = __qdisc_dequeue_head(&b->q))) {
+			b->backlog -= qdisc_pkt_len(skb);
+			b->wd_tx_drop++;
+			fc_uncharge_skb(skb);
+			qdisc_qstats_backlog_dec(sch, skb);
+			qdisc_qstats_drop(sch);
+			sch->q.qlen--;
+			kfree_skb(skb);
+		}
+		q->busy &= ~BIT(q->rank[prio]);
+	}
+	spin_unlock(lock);
+}
+
+static enum hrtimer_restart fc_wd_timer(struct hrtimer *timer)
+{
+	struct fc_sched *q = container_of(timer, struct fc_sched, wd_timer);
+	struct fc_events evs = { .n = 0 };
+	const struct fc_cfg *cfg;
+	u64 now, detect, restore;
+	u8 purge = 0;
+	int prio;
+
+	rcu_read_lock();
+	spin_lock(&q->rx_lock);
+	if (READ_ONCE(q->rx_dead))
+		goto unlock;
+	cfg = rcu_dereference(q->cfg);
+	detect = (u64)cfg->wd_detect_ms * NSEC_PER_MSEC;
+	restore = fc_wd_restore_ns(cfg);
+	now = ktime_get_ns();
+	for (prio = 0; prio < FC_PRIOS && detect; prio++) {
+		struct fc_prio_wd *w = &q->pwd[prio];
+		struct fc_band *b = &q->band[prio];
+		u64 paused;
+
+		if (w->state == FLOWCTL_WD_STORMED) {
+			if (now >= w->last_frame + restore)
+				fc_wd_restore(q, prio, now, &evs);
+			continue;
+		}
+		if (!w->win_start || now < w->win_start + detect)
+			continue;
+		paused = fc_paused_total(q, prio, now) - w->win_paused;
+		if (READ_ONCE(b->q.qlen) &&
+		    READ_ONCE(b->empties) == w->win_empties &&
+		    paused * 100 >= (now - w->win_start) * FC_WD_SHARE) {
+			fc_wd_storm(q, cfg, prio, now, &evs, &purge);
+		} else {
+			w->win_start = 0;
+			if (q->prx[prio].until > now)
+				fc_wd_watch(q, cfg, prio, now);
+		}
+	}
+	fc_wd_arm(q, cfg);
+unlock:
+	spin_unlock(&q->rx_lock);
+	rcu_read_unlock();
+
+	if (purge)
+		fc_wd_purge(q, purge);
+	if (evs.n) {
+		fc_notify_events(q, &evs);
+		/* Gates opened, the drop mask changed: dequeue and the XOFF
+		 * state look again.
+		 */
+		fc_schedule(q);
+		fc_tx_kick(q);
+	}
+	return HRTIMER_NORESTART;
+}
+
+/*
+ * A new configuration (under rx_lock): a watchdog turned off, or given
+ * another action, restores every stormed priority and forgets its windows.
+ * A gate closed at that moment is watched from now: a partner whose
+ * refreshes keep it closed (a deadlock, a storm) closes it no more.
+ */
+void fc_wd_config(struct fc_sched *q, const struct fc_cfg *old,
+		  const struct fc_cfg *ncfg, u64 now, struct fc_events *evs)
+{
+	int prio;
+
+	if (old->wd_detect_ms == ncfg->wd_detect_ms &&
+	    old->wd_action == ncfg->wd_action)
+		return;
+	for (prio = 0; prio < FC_PRIOS; prio++) {
+		if (q->pwd[prio].state == FLOWCTL_WD_STORMED)
+			fc_wd_restore(q, prio, now, evs);
+		q->pwd[prio].win_start = 0;
+	}
+	for (prio = 0; prio < FC_PRIOS; prio++)
+		if (q->prx[prio].until > now)
+			fc_wd_watch(q, ncfg, prio, now);
+}
+
+/*
+ * A data frame arrived on the port (the ingress hook, any CPU, under RCU):
+ * true when its priority is stormed under drop (RX_DROP).
+ */
+bool fc_wd_rx_drop(struct fc_sched *q, struct sk_buff *skb)
+{
+	u8 prio = fc_classify(rcu_dereference(q->cfg), skb);
+
+	if (!(READ_ONCE(q->wd_drop) & BIT(prio)))
+		return false;
+	atomic64_inc(&q->wd_rx_drop[prio]);
+	return true;
+}
+
+void fc_wd_snapshot(struct fc_sched *q, struct fc_snapshot *s, u64 now)
+{
+	int prio;
+
+	spin_lock_bh(&q->rx_lock);
+	for (prio = 0; prio < FC_PRIOS; prio++) {
+		const struct fc_prio_wd *w = &q->pwd[prio];
+
+		s->prio[prio].wd_state = w->state;
+		s->prio[prio].wd_storms = w->storms;
+		s->prio[prio].wd_restored = w->restored;
+		s->prio[prio].wd_stormed_ns = w->stormed_ns;
+		if (w->state == FLOWCTL_WD_STORMED)
+			s->prio[prio].wd_stormed_ns += now - w->stormed_at;
+		s->prio[prio].wd_rx_drop = atomic64_read(&q->wd_rx_drop[prio]);
+	}
+	spin_unlock_bh(&q->rx_lock);
+}
+
+void fc_wd_reset_counters(struct fc_sched *q)
+{
+	u64 now = ktime_get_ns();
+	int prio;
+
+	spin_lock_bh(&q->rx_lock);
+	for (prio = 0; prio < FC_PRIOS; prio++) {
+		struct fc_prio_wd *w = &q->pwd[prio];
+
+		w->storms = w->state == FLOWCTL_WD_STORMED ? 1 : 0;
+		w->restored = 0;
+		w->stormed_ns = 0;
+		if (w->state == FLOWCTL_WD_STORMED)
+			w->stormed_at = now;
+		atomic64_set(&q->wd_rx_drop[prio], 0);
+	}
+	spin_unlock_bh(&q->rx_lock);
+}
+
+/* rx_dead is set: nothing re-arms the timer. */
+void fc_wd_destroy(struct fc_sched *q)
+{
+	hrtimer_cancel(&q->wd_timer);
+}
+
+void fc_wd_init(struct fc_sched *q)
+{
+	hrtimer_init(&q->wd_timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
+	q->wd_timer.function = fc_wd_timer;
+}

@@ -1,0 +1,256 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# A PFC deadlock, formed, kept and broken (Documentation/watchdog.md): three
+# routers in a ring, each with a host; each host sends to the host two hops
+# clockwise, on priority 3. Each inter-switch link carries two flows and
+# has half the rate they offer, so every link's queue fills and pauses the
+# one before it: a cyclic buffer dependency. Once all three are paused, each
+# holds bytes charged to the link before it above XON, and nothing moves,
+# with nothing lost, after the hosts stop. The watchdog on the inter-switch
+# ports finds the stormed queue, drops it, and the cycle opens.
+#
+#              H1                       H2                       H3
+#              | h0 (20 Mb/s)           | h0                     | h0
+#              | hp                     | hp                     | hp
+#   +--------- S1 ---------+  +-------- S2 ---------+  +-------- S3 --------+
+#   | ccw              cw  |==| ccw              cw |==| ccw             cw |==> S1 ccw
+#   +----------------------+  +---------------------+  +--------------------+
+#       link i: Si cw -> S(i+1) ccw, 10 Mb/s; flow i: Hi -> H(i+2) over
+#       links i and i+1. DSCP 24 (precedence 3) is priority 3 on every port.
+
+ALL_TESTS="deadlock_forms cycle_reported watchdog_breaks_deadlock traffic_flows_again"
+source "$(dirname "$0")/lib.sh"
+require_cmd jq tc
+# Whether the cycle closes depends on when the queues fill under TCG: the
+# two cases that watch it form or break run again on failure.
+RETRY_TIMING=1
+TIMING_CASES="deadlock_forms watchdog_breaks_deadlock"
+
+SENDERS=()
+
+# addr KIND I: the ring's addresses. host I's 198.18.I.1 (its router
+# 198.18.I.254); link I: Si's cw 198.19.I.1, S(I+1)'s ccw 198.19.I.2.
+next() { echo $(($1 % 3 + 1)); }
+
+setup_prepare()
+{
+	local i n s h t d ns dev
+
+	setup_ns S1 S2 S3 H1 H2 H3
+	no_ipv6 "$S1" "$S2" "$S3" "$H1" "$H2" "$H3" || return 1
+	for i in 1 2 3; do
+		eval "s=\$S$i h=\$H$i"
+		veth_pair "$h" h0 "$s" hp || return 1
+		ip netns exec "$s" sysctl -qw net.ipv4.ip_forward=1 || return 1
+	done
+	for i in 1 2 3; do
+		n=$(next "$i")
+		eval "s=\$S$i"
+		eval "t=\$S$n"
+		ip link add name cw netns "$s" type veth peer name ccw netns "$t" || return 1
+	done
+	for i in 1 2 3; do
+		eval "s=\$S$i h=\$H$i"
+		ip -n "$s" link set cw up
+		ip -n "$s" link set ccw up
+		ip -n "$h" addr add "198.18.$i.1/24" dev h0
+		ip -n "$s" addr add "198.18.$i.254/24" dev hp
+		ip -n "$s" addr add "198.19.$i.1/24" dev cw
+		n=$(next "$i")
+		eval "t=\$S$n"
+		ip -n "$t" addr add "198.19.$i.2/24" dev ccw
+	done
+	for i in 1 2 3; do
+		n=$(next "$i")
+		eval "s=\$S$i h=\$H$i t=\$S$n"
+		ip -n "$h" route add default via "198.18.$i.254"
+		ip -n "$h" neigh add "198.18.$i.254" lladdr "$(mac_of "$s" hp)" dev h0 nud permanent
+		ip -n "$s" neigh add "198.18.$i.1" lladdr "$(mac_of "$h" h0)" dev hp nud permanent
+		ip -n "$s" neigh add "198.19.$i.2" lladdr "$(mac_of "$t" ccw)" dev cw nud permanent
+		# Every other host is reached clockwise.
+		ip -n "$s" route add "198.18.$n.0/24" via "198.19.$i.2"
+		ip -n "$s" route add "198.18.$(next "$n").0/24" via "198.19.$i.2"
+	done
+	for i in 1 2 3; do
+		eval "s=\$S$i h=\$H$i"
+		for d in "$h h0" "$s hp" "$s cw" "$s ccw"; do
+			read -r ns dev <<<"$d"
+			ip netns exec "$ns" tc qdisc add dev "$dev" root flowctl || return 1
+			fc "$ns" set dev "$dev" mode pfc pfc-prios 3 trust dscp rx on || return 1
+		done
+		# Host links at 20 Mb/s, inter-switch links at 10: a real wire's
+		# rate at each sending port.
+		fc "$h" set dev h0 speed 100 rate 20mbit || return 1
+		fc "$s" set dev hp speed 100 rate 20mbit tx on \
+			prio 3 xoff 64k xon 32k || return 1
+		fc "$s" set dev cw speed 10 rate 10mbit || return 1
+		fc "$s" set dev ccw speed 10 tx on prio 3 xoff 64k xon 32k || return 1
+		ip netns exec "$h" "$FCTEST" recv 7000 100 >/dev/null &
+	done
+}
+
+# flows SECONDS: each host sends ~8.5 Mb/s at priority 3 to the host two
+# hops clockwise for SECONDS, then stops.
+flows()
+{
+	local i p h
+
+	SENDERS=()
+	for i in 1 2 3; do
+		eval "h=\$H$i"
+		ip netns exec "$h" "$FCTEST" send "198.18.$(next "$(next "$i")").1" 7000 \
+			1000 100000 tos 0x60 size 1000 >/dev/null 2>&1 &
+		SENDERS+=($!)
+	done
+	sleep "$1"
+	for p in "${SENDERS[@]}"; do
+		kill "$p" 2>/dev/null
+	done
+	for p in "${SENDERS[@]}"; do
+		wait "$p" 2>/dev/null
+	done
+	SENDERS=()
+}
+
+# ring JQ: the value of JQ for priority 3 of each cw port, space-separated.
+ring()
+{
+	local i s out=
+
+	for i in 1 2 3; do
+		eval "s=\$S$i"
+		out+="$(fc_get "$s" cw ".prio[3]$1") "
+	done
+	echo "${out% }"
+}
+
+# The baseline: the same ring, no watchdog.
+deadlock_forms()
+{
+	local sent0 sent1 backlog drops b
+
+	flows 4
+	sleep 0.5
+	sent0=$(ring .tx_packets)
+	sleep 3
+	sent1=$(ring .tx_packets)
+	backlog=$(ring .backlog_bytes)
+	drops=$(ring .drops)
+	log_info "cw queues after the hosts stopped: backlog $backlog bytes, paused $(ring .paused), sent $sent0 -> $sent1"
+	check_eq "$(ring .paused)" "true true true" "the three inter-switch queues paused"
+	check_eq "$sent1" "$sent0" "packets the ring sent in the 3 s after the hosts stopped"
+	for b in $backlog; do
+		[ "$b" -gt 0 ]
+		check_err $? "a cw queue is empty (backlog $backlog): no cycle"
+	done
+	check_eq "$drops" "0 0 0" "drops in the cw queues (PFC is lossless)"
+	check_eq "$(ring .wd_storms)" "0 0 0" "storms with the watchdog off"
+	log_test "deadlock: three paused queues in a ring stay full and silent (no watchdog)"
+}
+
+# waitfor_args: every namespace of the lab, for flowctl waitfor.
+waitfor_args()
+{
+	local v
+
+	for v in S1 S2 S3 H1 H2 H3; do
+		echo "netns ${!v}"
+	done
+}
+
+# Continues the baseline's ring: flowctl waitfor names the cycle.
+cycle_reported()
+{
+	local out j rc i n s t
+
+	# shellcheck disable=SC2046 # one word each
+	out=$(flowctl waitfor $(waitfor_args))
+	rc=$?
+	log_info "$out"
+	check_eq "$rc" 3 "flowctl waitfor's exit status with a cycle"
+	for i in 1 2 3; do
+		n=$(next "$i")
+		eval "s=\$S$i t=\$S$n"
+		grep -q "^  $s/cw ([0-9]* bytes queued) is paused by $t/ccw, whose bytes wait in $t/cw\$" <<<"$out"
+		check_err $? "the cycle does not name S$i cw waiting for S$n"
+	done
+	# shellcheck disable=SC2046
+	j=$(flowctl -j waitfor $(waitfor_args))
+	check_eq "$(jq -r '[.found, .namespaces, (.cycles[0].prio), (.cycles[0].ports | length)] | join(" ")' <<<"$j")" \
+		"1 6 3 3" "waitfor -j: one cycle over 6 namespaces, priority 3, three ports"
+	log_test "flowctl waitfor reports the wait-for cycle: each cw port, who pauses it, where its bytes wait"
+}
+
+# Continues the baseline's ring: the deadlock is still there.
+watchdog_breaks_deadlock()
+{
+	local i s t0 storms drops
+
+	if [ "$(ring .paused)" != "true true true" ]; then
+		flows 4
+		sleep 0.5
+	fi
+	check_eq "$(ring .paused)" "true true true" "the ring deadlocked before the watchdog"
+	t0=$(date +%s%N)
+	for i in 1 2 3; do
+		eval "s=\$S$i"
+		fc "$s" watchdog dev cw detection 200 action drop || check_err 1 "flowctl watchdog on S$i cw"
+	done
+	for ((i = 0; i < 100; i++)); do
+		[ "$(ring .backlog_bytes)" = "0 0 0" ] && break
+		sleep 0.05
+	done
+	log_info "the ring drained $((($(date +%s%N) - t0) / 1000000)) ms after the watchdog was turned on (detection 200 ms)"
+	check_eq "$(ring .backlog_bytes)" "0 0 0" "cw backlog 5 s after the watchdog came on"
+	storms=$(ring .wd_storms)
+	drops=$(ring .wd_tx_drop)
+	log_info "storms per cw port: $storms; packets the watchdog dropped: $drops"
+	[ $((${storms// /+})) -ge 1 ]
+	check_err $? "no storm counted on any cw port ($storms)"
+	[ $((${drops// /+})) -ge 1 ]
+	check_err $? "the watchdog dropped nothing ($drops)"
+	for i in 1 2 3; do
+		eval "s=\$S$i"
+		fc "$s" watchdog dev cw | grep -q '^cw: watchdog 200 ms, restoration 400 ms (auto), action drop'
+		check_err $? "flowctl watchdog on S$i does not show cw's configuration"
+	done
+	# shellcheck disable=SC2046
+	flowctl waitfor $(waitfor_args) >/dev/null
+	check_eq $? 0 "flowctl waitfor's exit status once the ring drained"
+	log_test "the watchdog breaks the deadlock: the stormed queues dropped, the ring drains"
+}
+
+# After restoration, the ring carries traffic again: a light load (below
+# every link's rate) goes through, every packet of it.
+traffic_flows_again()
+{
+	local i t s s0 s1 sent a0 a1 b0 b1
+
+	for i in 1 2 3; do
+		eval "s=\$S$i"
+		for ((t = 0; t < 100; t++)); do
+			[ "$(fc_get "$s" cw '.prio[3].wd_state')" = operational ] && break
+			sleep 0.05
+		done
+	done
+	check_eq "$(ring .wd_state)" "operational operational operational" "states after restoration"
+	s0=$(ring .tx_packets)
+	# 200 packets from H1 to H3, 2 Mb/s: over S1 cw and S2 cw.
+	ip netns exec "$H1" "$FCTEST" send 198.18.3.1 7000 4000 200 tos 0x60 size 1000 >/dev/null
+	sleep 1
+	s1=$(ring .tx_packets)
+	read -r a0 b0 _ <<<"$s0"
+	read -r a1 b1 _ <<<"$s1"
+	sent="$((a1 - a0)) $((b1 - b0))"
+	check_eq "$sent" "200 200" "priority 3 packets S1 cw and S2 cw sent of H1's 200 to H3"
+	log_test "after the watchdog restored the ring, traffic flows again"
+}
+
+cleanup_case()
+{
+	:
+}
+
+setup_prepare || setup_failed
+run_tests
