@@ -384,6 +384,7 @@ void fc_wd_watch(struct fc_sched *q, const struct fc_cfg *cfg, int prio,
 bool fc_wd_frame(struct fc_sched *q, int prio, u64 now);
 void fc_wd_config(struct fc_sched *q, const struct fc_cfg *old,
 		  const struct fc_cfg *ncfg, u64 now, struct fc_events *evs);
+void fc_wd_restart(struct fc_sched *q, const struct fc_cfg *cfg, u64 now);
 void fc_wd_snapshot(struct fc_sched *q, struct fc_snapshot *s, u64 now);
 void fc_wd_reset_counters(struct fc_sched *q);
 bool fc_wd_rx_drop(struct fc_sched *q, struct sk_buff *skb);

@@ -425,6 +425,7 @@ int fc_cfg_commit(struct fc_sched *q, struct fc_cfg *ncfg,
 		  struct netlink_ext_ack *extack)
 {
 	struct fc_cfg *old = rtnl_dereference(q->cfg);
+	struct fc_events evs = { .n = 0 };
 	u8 keep = 0;
 
 	if (ncfg->rx && ncfg->mode == FLOWCTL_MODE_PAUSE &&
@@ -439,11 +440,14 @@ int fc_cfg_commit(struct fc_sched *q, struct fc_cfg *ncfg,
 	 */
 	sch_tree_lock(q->sch);
 	spin_lock(&q->rx_lock);
-	fc_wd_config(q, old, ncfg, ktime_get_ns(), NULL);
+	fc_wd_config(q, old, ncfg, ktime_get_ns(), &evs);
 	rcu_assign_pointer(q->cfg, ncfg);
 	spin_unlock(&q->rx_lock);
 	fc_order(q, ncfg);
 	sch_tree_unlock(q->sch);
+	/* Storms the new configuration ended (watchdog off, new action). */
+	if (evs.n)
+		fc_notify_events(q, &evs);
 	fc_tx_count(q, ncfg->tx);
 
 	fc_update_speed(q);

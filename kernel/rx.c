@@ -190,8 +190,6 @@ static void fc_rx_frame(struct fc_sched *q, struct sk_buff *skb)
 		q->rxs.rx_malformed++;
 		goto unlock;
 	}
-	/* Who pauses us: what the wait-for report follows (flowctl waitfor). */
-	ether_addr_copy(q->partner_mac, buf + ETH_ALEN);
 
 	if (f.opcode == MC_OPCODE_PAUSE) {
 		if (f.pause_time)
@@ -216,6 +214,8 @@ static void fc_rx_frame(struct fc_sched *q, struct sk_buff *skb)
 			goto unlock;
 		}
 		q->rx_link = 1;
+		/* Who pauses us: what flowctl waitfor follows. */
+		ether_addr_copy(q->partner_mac, buf + ETH_ALEN);
 		for (prio = 0; prio < FC_PRIOS; prio++)
 			if (honor & BIT(prio))
 				kick |= fc_gate(q, cfg, prio, f.pause_time,
@@ -237,14 +237,18 @@ static void fc_rx_frame(struct fc_sched *q, struct sk_buff *skb)
 		for (prio = 0; prio < FC_PRIOS && !speed; prio++)
 			if (f.time[prio])
 				honor &= ~BIT(prio);
+		/* Only a frame this port would honor keeps a storm going: with
+		 * rx off, or outside pfc-prios, a stormed priority restores.
+		 */
 		for (prio = 0; prio < FC_PRIOS; prio++)
-			if ((f.enable & BIT(prio)) && fc_wd_frame(q, prio, now))
+			if ((honor & BIT(prio)) && fc_wd_frame(q, prio, now))
 				honor &= ~BIT(prio);
 		if (!honor) {
 			q->rxs.rx_ignored++;
 			goto unlock;
 		}
 		q->rx_link = 0;
+		ether_addr_copy(q->partner_mac, buf + ETH_ALEN);
 		for (prio = 0; prio < FC_PRIOS; prio++) {
 			if (!(honor & BIT(prio)))
 				continue;
@@ -353,6 +357,10 @@ void fc_rx_reset_counters(struct fc_sched *q)
 		if (r->until)
 			r->start = now;
 	}
+	/* The watchdog's windows measured paused time from before. */
+	rcu_read_lock();
+	fc_wd_restart(q, rcu_dereference(q->cfg), now);
+	rcu_read_unlock();
 	spin_unlock_bh(&q->rx_lock);
 }
 

@@ -469,6 +469,8 @@ static u16 fc_tx_guard(struct fc_sched *q, const struct fc_cfg *cfg,
 		return want;
 	}
 	warn = limit * 85 / 100;
+	/* States of the other mode (a mode change) are gone. */
+	blocked &= cfg->mode == FLOWCTL_MODE_PAUSE ? FC_LINK_BIT : 0xff;
 	for (i = 0; i <= FC_PRIOS; i++) {
 		bit = i == FC_PRIOS ? FC_LINK_BIT : BIT(i);
 		if (blocked & bit) {

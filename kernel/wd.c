@@ -92,33 +92,58 @@ bool fc_wd_frame(struct fc_sched *q, int prio, u64 now)
 	return !!(q->wd_ignore & BIT(prio));
 }
 
+/*
+ * The priority a storm event names: in mode pause the eight storm and
+ * restore together and are reported once, as the link (priority 0's
+ * event, without a priority), as fc_evs_for() reports their gates.
+ */
+static struct fc_events *fc_wd_evs(const struct fc_cfg *cfg, int prio,
+				   struct fc_events *evs, s8 *evprio)
+{
+	if (cfg->mode == FLOWCTL_MODE_PAUSE) {
+		*evprio = -1;
+		return prio == 0 ? evs : NULL;
+	}
+	*evprio = prio;
+	return evs;
+}
+
+/*
+ * Under drop the gate opens only once the band is purged (fc_wd_timer):
+ * until then dequeue cannot send what the watchdog is about to drop.
+ */
 static void fc_wd_storm(struct fc_sched *q, const struct fc_cfg *cfg,
 			int prio, u64 now, struct fc_events *evs, u8 *purge)
 {
 	struct fc_prio_wd *w = &q->pwd[prio];
+	struct fc_events *e;
+	s8 evprio;
 
 	w->state = FLOWCTL_WD_STORMED;
 	w->storms++;
 	w->stormed_at = now;
 	w->last_frame = now;
 	w->win_start = 0;
-	fc_rx_event(evs, FLOWCTL_EVENT_STORM_START, prio, 0, 0);
+	e = fc_wd_evs(cfg, prio, evs, &evprio);
+	fc_rx_event(e, FLOWCTL_EVENT_STORM_START, evprio, 0, 0);
 	if (cfg->wd_action == FLOWCTL_WD_ALERT)
 		return;
 	q->wd_ignore |= BIT(prio);
-	fc_rx_open(q, prio, now, evs);
 	if (cfg->wd_action == FLOWCTL_WD_DROP) {
 		WRITE_ONCE(q->wd_drop, q->wd_drop | BIT(prio));
 		*purge |= BIT(prio);
 	} else {
+		fc_rx_open(q, prio, now, evs);
 		WRITE_ONCE(q->wd_forward, q->wd_forward | BIT(prio));
 	}
 }
 
-static void fc_wd_restore(struct fc_sched *q, int prio, u64 now,
-			  struct fc_events *evs)
+static void fc_wd_restore(struct fc_sched *q, const struct fc_cfg *cfg,
+			  int prio, u64 now, struct fc_events *evs)
 {
 	struct fc_prio_wd *w = &q->pwd[prio];
+	struct fc_events *e;
+	s8 evprio;
 
 	w->state = FLOWCTL_WD_OPERATIONAL;
 	w->restored++;
@@ -126,8 +151,8 @@ static void fc_wd_restore(struct fc_sched *q, int prio, u64 now,
 	q->wd_ignore &= ~BIT(prio);
 	WRITE_ONCE(q->wd_drop, q->wd_drop & ~BIT(prio));
 	WRITE_ONCE(q->wd_forward, q->wd_forward & ~BIT(prio));
-	fc_rx_event(evs, FLOWCTL_EVENT_STORM_END, prio, 0,
-		    now - w->stormed_at);
+	e = fc_wd_evs(cfg, prio, evs, &evprio);
+	fc_rx_event(e, FLOWCTL_EVENT_STORM_END, evprio, 0, now - w->stormed_at);
 }
 
 /* Drop what the bands in mask hold, as the drop action asks. */
@@ -138,6 +163,8 @@ static void fc_wd_purge(struct fc_sched *q, u8 mask)
 	int prio;
 
 	spin_lock(lock);
+	/* A new configuration may have restored some meanwhile. */
+	mask &= READ_ONCE(q->wd_drop);
 	for (prio = 0; prio < FC_PRIOS; prio++) {
 		struct fc_band *b = &q->band[prio];
 		struct sk_buff *skb;
@@ -161,10 +188,10 @@ static void fc_wd_purge(struct fc_sched *q, u8 mask)
 static enum hrtimer_restart fc_wd_timer(struct hrtimer *timer)
 {
 	struct fc_sched *q = container_of(timer, struct fc_sched, wd_timer);
-	struct fc_events evs = { .n = 0 };
+	struct fc_events evs = { .n = 0 }, opened = { .n = 0 };
 	const struct fc_cfg *cfg;
 	u64 now, detect, restore;
-	u8 purge = 0;
+	u8 purge = 0, stormy = 0;
 	int prio;
 
 	rcu_read_lock();
@@ -182,7 +209,7 @@ static enum hrtimer_restart fc_wd_timer(struct hrtimer *timer)
 
 		if (w->state == FLOWCTL_WD_STORMED) {
 			if (now >= w->last_frame + restore)
-				fc_wd_restore(q, prio, now, &evs);
+				fc_wd_restore(q, cfg, prio, now, &evs);
 			continue;
 		}
 		if (!w->win_start || now < w->win_start + detect)
@@ -191,22 +218,42 @@ static enum hrtimer_restart fc_wd_timer(struct hrtimer *timer)
 		if (READ_ONCE(b->q.qlen) &&
 		    READ_ONCE(b->empties) == w->win_empties &&
 		    paused * 100 >= (now - w->win_start) * FC_WD_SHARE) {
-			fc_wd_storm(q, cfg, prio, now, &evs, &purge);
+			stormy |= BIT(prio);
 		} else {
 			w->win_start = 0;
 			if (q->prx[prio].until > now)
 				fc_wd_watch(q, cfg, prio, now);
 		}
 	}
+	/* In mode pause one gate holds all eight: they storm as one. */
+	if (stormy && cfg->mode == FLOWCTL_MODE_PAUSE)
+		for (prio = 0; prio < FC_PRIOS; prio++)
+			if (q->pwd[prio].state != FLOWCTL_WD_STORMED)
+				stormy |= BIT(prio);
+	for (prio = 0; prio < FC_PRIOS; prio++)
+		if (stormy & BIT(prio))
+			fc_wd_storm(q, cfg, prio, now, &evs, &purge);
 	fc_wd_arm(q, cfg);
 unlock:
 	spin_unlock(&q->rx_lock);
 	rcu_read_unlock();
 
-	if (purge)
+	if (purge) {
 		fc_wd_purge(q, purge);
-	if (evs.n) {
+		/* Purged: now the gates may open (fc_wd_storm). */
+		spin_lock(&q->rx_lock);
+		now = ktime_get_ns();
+		for (prio = 0; prio < FC_PRIOS; prio++)
+			if ((purge & READ_ONCE(q->wd_drop) & BIT(prio)) &&
+			    !READ_ONCE(q->rx_dead))
+				fc_rx_open(q, prio, now, &opened);
+		spin_unlock(&q->rx_lock);
+	}
+	if (evs.n)
 		fc_notify_events(q, &evs);
+	if (opened.n)
+		fc_notify_events(q, &opened);
+	if (evs.n || opened.n) {
 		/* Gates opened, the drop mask changed: dequeue and the XOFF
 		 * state look again.
 		 */
@@ -228,16 +275,33 @@ void fc_wd_config(struct fc_sched *q, const struct fc_cfg *old,
 	int prio;
 
 	if (old->wd_detect_ms == ncfg->wd_detect_ms &&
-	    old->wd_action == ncfg->wd_action)
+	    old->wd_action == ncfg->wd_action &&
+	    old->mode == ncfg->mode) {
+		/* A new restoration time applies to storms in force. */
+		if (old->wd_restore_ms != ncfg->wd_restore_ms)
+			fc_wd_arm(q, ncfg);
 		return;
-	for (prio = 0; prio < FC_PRIOS; prio++) {
-		if (q->pwd[prio].state == FLOWCTL_WD_STORMED)
-			fc_wd_restore(q, prio, now, evs);
-		q->pwd[prio].win_start = 0;
 	}
 	for (prio = 0; prio < FC_PRIOS; prio++)
+		if (q->pwd[prio].state == FLOWCTL_WD_STORMED)
+			fc_wd_restore(q, old, prio, now, evs);
+	fc_wd_restart(q, ncfg, now);
+}
+
+/*
+ * Forget every open window and watch each closed gate from now: after a
+ * new configuration, or counters reset under a window (its paused time
+ * would count from before the reset). rx_lock held.
+ */
+void fc_wd_restart(struct fc_sched *q, const struct fc_cfg *cfg, u64 now)
+{
+	int prio;
+
+	for (prio = 0; prio < FC_PRIOS; prio++)
+		q->pwd[prio].win_start = 0;
+	for (prio = 0; prio < FC_PRIOS; prio++)
 		if (q->prx[prio].until > now)
-			fc_wd_watch(q, ncfg, prio, now);
+			fc_wd_watch(q, cfg, prio, now);
 }
 
 /*
@@ -259,6 +323,10 @@ void fc_wd_snapshot(struct fc_sched *q, struct fc_snapshot *s, u64 now)
 	int prio;
 
 	spin_lock_bh(&q->rx_lock);
+	/* Read under the lock: a storm that began after the caller's
+	 * clock reading would make the time stormed negative.
+	 */
+	now = ktime_get_ns();
 	for (prio = 0; prio < FC_PRIOS; prio++) {
 		const struct fc_prio_wd *w = &q->pwd[prio];
 

@@ -14,14 +14,14 @@
 #   +----------------------+        +---------------+
 
 ALL_TESTS="baseline_stays_paused storm_drop storm_forward storm_alert draining_not_stormed
-	   starved_not_stormed choppy_storm watchdog_cli on_during_storm"
+	   starved_not_stormed choppy_storm watchdog_cli on_during_storm pause_mode_storms_as_one"
 source "$(dirname "$0")/lib.sh"
 require_cmd jq tc
 # Detection and restoration are times: a VM stalled by its host can
 # stretch them. Those cases run again on failure.
 RETRY_TIMING=1
 TIMING_CASES="storm_drop storm_forward storm_alert draining_not_stormed choppy_storm
-	      on_during_storm starved_not_stormed"
+	      on_during_storm starved_not_stormed pause_mode_storms_as_one"
 
 TMP=$(mktemp -d)
 SENDER=
@@ -169,7 +169,7 @@ storm_drop()
 # flowctl watchdog shows what the kernel holds, in text, JSON and metrics.
 watchdog_cli()
 {
-	local j
+	local j mon
 
 	fc "$A" watchdog dev a0 detection 300 restoration 1000 action alert
 	check_err $? "flowctl watchdog dev a0 detection 300 restoration 1000 action alert"
@@ -194,11 +194,47 @@ watchdog_cli()
 	fc "$A" watchdog dev a0 detection 50 2>/dev/null
 	check_eq $? 2 "exit status of detection 50"
 	check_eq "$(fc "$A" -j watchdog dev a0 | jq -r '.[0].detection_ms')" 300 "detection after a refused value"
+	mon=$TMP/monitor-off
+	ip netns exec "$A" flowctl monitor dev a0 >"$mon" 2>&1 &
+	MONITOR=$!
+	wait_monitor "$mon"
 	fc "$A" watchdog dev a0 off
 	check_eq "$(fc "$A" -j watchdog dev a0 | jq -r '.[0].on, .[0].prios[3].state' | paste -sd ' ')" \
 		"false operational" "off: the watchdog, and the stormed priority restored"
+	sleep 0.3
+	grep -Eq ' storm-end prio 3 after ' "$mon"
+	check_err $? "no storm-end event when the watchdog was turned off: $(tail -n 3 "$mon")"
 	cleanup_case
 	log_test "flowctl watchdog sets and shows the watchdog (text, JSON, metrics)"
+}
+
+# Mode pause: one gate holds all eight priorities, so they storm as one,
+# reported once as the link.
+pause_mode_storms_as_one()
+{
+	local mon
+
+	fc "$A" set dev a0 mode pause watchdog 200 wd-action alert
+	mon=$TMP/monitor-pause
+	ip netns exec "$A" flowctl monitor dev a0 >"$mon" 2>&1 &
+	MONITOR=$!
+	wait_monitor "$mon"
+	ip netns exec "$A" "$FCTEST" send 198.18.0.2 7000 1000 100000 prio 3 >/dev/null &
+	SENDER=$!
+	ip netns exec "$B" "$FCTEST" raw b0 "$(pause_hex "$MAC_B" 65535)" \
+		count 100000 interval-us 200000 >/dev/null &
+	STORM=$!
+	wait_state stormed 5
+	check_err $? "priority 3 not stormed under PAUSE within 5 s"
+	sleep 0.2
+	check_eq "$(fc_get "$A" a0 ' | [.prio[].wd_state] | unique | join(",")')" stormed \
+		"the eight priorities' states under a link-level storm"
+	check_eq "$(grep -c ' storm-start link' "$mon")" 1 "storm-start events, reported as the link"
+	check_eq "$(grep -c ' storm-start prio' "$mon")" 0 "storm-start events per priority"
+	ip netns exec "$B" "$FCTEST" raw b0 "$(pause_hex "$MAC_B" 0)" >/dev/null
+	fc "$A" set dev a0 mode pfc >/dev/null
+	cleanup_case
+	log_test "mode pause: the eight priorities storm as one, reported once as the link"
 }
 
 # Turned on while a storm already holds the gate: the refreshes close it no

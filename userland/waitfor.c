@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "dev.h"
@@ -96,8 +97,10 @@ static int read_ports(struct graph *g, const char *ns)
 	size_t i;
 	int err;
 
-	if (fc_nl_open_bus(&nl, NETLINK_GENERIC))
+	if (fc_nl_open_bus(&nl, NETLINK_GENERIC)) {
+		fc_nl_close(&nl);
 		return -1;
+	}
 	err = fc_nl_resolve(&nl, FLOWCTL_FAMILY_NAME);
 	if (!err)
 		err = fc_dev_get(&nl, NULL, &l);
@@ -133,6 +136,22 @@ static int read_ports(struct graph *g, const char *ns)
 	}
 	fc_dev_list_free(&l);
 	return 0;
+}
+
+/* The identity of a namespace file, to read each namespace once. */
+static bool same_ns(const char *path, struct stat *seen, int *nseen)
+{
+	struct stat st;
+	int i;
+
+	if (stat(path, &st))
+		return false;
+	for (i = 0; i < *nseen; i++)
+		if (seen[i].st_dev == st.st_dev && seen[i].st_ino == st.st_ino)
+			return true;
+	if (*nseen < MAX_NS + 1)
+		seen[(*nseen)++] = st;
+	return false;
 }
 
 static int enter(const char *ns)
@@ -278,8 +297,10 @@ int cmd_waitfor(int argc, char **argv)
 {
 	static const char *const words[] = { "netns", "help", NULL };
 	const char *names[MAX_NS];
+	struct stat seen[MAX_NS + 1];
 	struct graph g = { 0 };
-	int n = 0, home, ret = EXIT_OK, found, k;
+	int n = 0, nseen = 0, nread = 0, home, ret = EXIT_OK, found, k;
+	char path[4096];
 	bool all = true;
 
 	while (argc > 0) {
@@ -316,17 +337,39 @@ int cmd_waitfor(int argc, char **argv)
 		DIR *dir = opendir(NETNS_DIR);
 		struct dirent *de;
 
+		same_ns("/proc/self/ns/net", seen, &nseen);
 		if (read_ports(&g, ""))
 			ret = EXIT_FAIL;
-		while (dir && (de = readdir(dir)) && n < MAX_NS)
-			if (de->d_name[0] != '.')
-				names[n++] = strdup(de->d_name);
+		nread++;
+		while (dir && (de = readdir(dir)) && n < MAX_NS) {
+			if (de->d_name[0] == '.')
+				continue;
+			names[n] = strdup(de->d_name);
+			if (!names[n]) {
+				ret = EXIT_FAIL;
+				break;
+			}
+			n++;
+		}
 		if (dir)
 			closedir(dir);
 	}
 	for (k = 0; k < n && ret == EXIT_OK; k++) {
-		if (enter(names[k]) || read_ports(&g, names[k]))
-			ret = EXIT_FAIL;
+		/* Each namespace once: a name given twice, or ours by name. */
+		snprintf(path, sizeof(path), "%s/%s", NETNS_DIR, names[k]);
+		if (same_ns(path, seen, &nseen))
+			continue;
+		if (enter(names[k])) {
+			/* Listed by ip netns but gone, or not ours to enter:
+			 * when every namespace is read, skip it.
+			 */
+			if (!all)
+				ret = EXIT_FAIL;
+		} else {
+			if (read_ports(&g, names[k]))
+				ret = EXIT_FAIL;
+			nread++;
+		}
 		if (setns(home, CLONE_NEWNET)) {
 			fprintf(stderr, "waitfor: cannot return to this namespace: %s\n",
 				strerror(errno));
@@ -338,7 +381,7 @@ int cmd_waitfor(int argc, char **argv)
 	if (ret != EXIT_OK)
 		goto out;
 
-	found = fc_waitfor_print(g.p, g.n, n + (all ? 1 : 0));
+	found = fc_waitfor_print(g.p, g.n, nread);
 	ret = found < 0 ? EXIT_FAIL : found ? EXIT_FOUND : EXIT_OK;
 out:
 	if (all)

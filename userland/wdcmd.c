@@ -128,15 +128,19 @@ int fc_wd_parse(int argc, char **argv, struct fc_set_req *r, bool *helped)
 	return EXIT_OK;
 }
 
-/* The priorities a port's watchdog watches: its PFC priorities, or all
- * eight under link-level PAUSE (one gate for all of them).
+/* The priorities a port's watchdog watches: those whose gates the partner
+ * can close (rx on): its PFC priorities, or all eight under link-level
+ * PAUSE (which storm as one).
  */
 static uint8_t watched(const struct fc_dev *d)
 {
-	if (!FC_HAS(d->have, FLOWCTL_A_DEV_MODE))
+	if (!FC_HAS(d->have, FLOWCTL_A_DEV_MODE) ||
+	    (FC_HAS(d->have, FLOWCTL_A_DEV_RX) && !d->v[FLOWCTL_A_DEV_RX]))
 		return 0;
 	switch (d->v[FLOWCTL_A_DEV_MODE]) {
 	case FLOWCTL_MODE_PFC:
+		if (!FC_HAS(d->have, FLOWCTL_A_DEV_PFC_PRIOS))
+			return 0;
 		return (uint8_t)d->v[FLOWCTL_A_DEV_PFC_PRIOS];
 	case FLOWCTL_MODE_PAUSE:
 		return 0xff;
@@ -209,7 +213,7 @@ static void print_wd_dev(const struct fc_dev *d)
 	else
 		print_text(" watchdog off");
 	if (det && !w)
-		print_text(" (flow control off: nothing to watch)");
+		print_text(" (rx or flow control off: nothing to watch)");
 	print_text("\n");
 
 	open_json_array("prios");

@@ -110,8 +110,8 @@ enum {
 					 * 0 = off, else 80..8000
 					 */
 	FLOWCTL_A_DEV_PARTNER_MAC,	/* binary, 6 bytes (ro): the source
-					 * address of the last valid PAUSE/PFC
-					 * received; absent before the first
+					 * address of the last PAUSE/PFC the
+					 * port honored; absent before one
 					 */
 
 	__FLOWCTL_A_DEV_MAX,
