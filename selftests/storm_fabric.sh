@@ -21,7 +21,6 @@ RETRY_TIMING=1
 TIMING_CASES="storm_spreads storm_contained"
 
 TMP=$(mktemp -d)
-BGP=()
 
 # link NS1 DEV1 ADDR1 NS2 DEV2 ADDR2
 link()
@@ -82,15 +81,7 @@ setup_prepare()
 
 cleanup_case()
 {
-	local p
-
-	for p in "${BGP[@]}"; do
-		kill "$p" 2>/dev/null
-	done
-	for p in "${BGP[@]}"; do
-		wait "$p" 2>/dev/null
-	done
-	BGP=()
+	stop_bg
 	ip netns exec "$R" "$FCTEST" raw r0 "$(pfc_hex "$MAC_R" 0x08 0 0 0 0)" >/dev/null
 	fc "$L2" set dev l2r watchdog off >/dev/null
 	sleep 2
@@ -128,13 +119,13 @@ storm_run()
 
 	ip netns exec "$R" "$FCTEST" raw r0 "$(pfc_hex "$MAC_R" 0x08 0 0 0 65535)" \
 		count 100000 interval-us 100000 >/dev/null &
-	BGP+=($!)
+	BG+=($!)
 	ip netns exec "$H1" "$FCTEST" send 198.18.2.1 7000 2000 100000 tos 0x60 size 1000 \
 		>/dev/null 2>&1 &
-	BGP+=($!)
+	BG+=($!)
 	ip netns exec "$H1" "$FCTEST" send 198.18.3.1 7000 2000 100000 tos 0x60 size 1000 \
 		>/dev/null 2>&1 &
-	BGP+=($!)
+	BG+=($!)
 	sleep 3
 	p0=$(paused_ns)
 	g0=$(h3_got)
