@@ -32,7 +32,8 @@
 #define FC_ETS_QUANTUM		128
 #define FC_SW_REACTION_NS	(500 * NSEC_PER_USEC)
 #define FC_SW_REACTION_MAX	(512 * 1024)	/* bytes */
-#define FC_SHAPER_BURST_NS	(2 * NSEC_PER_MSEC)
+/* shaper: line time a late wake-up of a backlogged wire may catch up */
+#define FC_SHAPER_CATCHUP_NS	(20 * NSEC_PER_MSEC)
 #define FC_TX_RETRY_NS		(100 * NSEC_PER_USEC)	/* frame refused */
 #define FC_TX_MIN_REFRESH_NS	(50 * NSEC_PER_USEC)	/* <= 20k XOFF/s */
 /* Event messages per port: 1000/s sustained, bursts of 64 (netlink.c). */
@@ -196,6 +197,7 @@ struct fc_sched {
 	u32 deficit[FC_PRIOS];	/* ETS: bytes a class may still send */
 	struct qdisc_watchdog watchdog;
 	u64 t_next;		/* shaper: earliest next data transmission */
+	bool shaper_idle;	/* shaper: nothing was sendable since t_next */
 
 	/* read/write, tx timer */
 	struct hrtimer tx_timer;

@@ -98,6 +98,7 @@ static int fc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 		return qdisc_drop(skb, sch, to_free);
 	}
 	fc_charge_skb(skb, sch, prio, cfg->trust);
+	q->shaper_idle |= !sch->q.qlen;
 	__qdisc_enqueue_tail(skb, &b->q);
 	q->busy |= BIT(q->rank[prio]);
 	b->backlog += len;
@@ -213,9 +214,11 @@ static struct sk_buff *fc_dequeue(struct Qdisc *sch)
 	if (!sch->q.qlen)
 		return NULL;
 
-	/* The shaper: a virtual clock of the wire. A late wake-up may catch
-	 * up by FC_SHAPER_BURST_NS of line time, so timer latency does not
-	 * lower the average rate; longer idle time earns nothing.
+	/* The shaper: a virtual clock of the wire. While the queue stays
+	 * sendable, a late wake-up (timer latency, a VM's stalled CPU) may
+	 * catch up by FC_SHAPER_CATCHUP_NS of line time, so it does not lower
+	 * the average rate. A wire that was idle (empty, or every queued band
+	 * paused) earns nothing: its clock restarts at the next transmission.
 	 */
 	rate = READ_ONCE(q->rate);
 	if (rate) {
@@ -244,12 +247,16 @@ static struct sk_buff *fc_dequeue(struct Qdisc *sch)
 		b->tx_packets++;
 		b->tx_bytes += qdisc_pkt_len(skb);
 		fc_uncharge_skb(skb);
-		if (rate)
-			q->t_next = max(q->t_next, now - FC_SHAPER_BURST_NS) +
+		if (rate) {
+			q->t_next = max(q->t_next, q->shaper_idle ? now :
+					now - FC_SHAPER_CATCHUP_NS) +
 				    div64_u64((u64)fc_wire_len(skb) * 8 *
 					      NSEC_PER_SEC, rate);
+			q->shaper_idle = false;
+		}
 		goto found;
 	}
+	q->shaper_idle = true;
 	if (next != U64_MAX)
 		qdisc_watchdog_schedule_ns(&q->watchdog, next);
 	return NULL;
@@ -369,6 +376,7 @@ void fc_update_speed(struct fc_sched *q)
 		 */
 		sch_tree_lock(q->sch);
 		q->t_next = 0;
+		q->shaper_idle = true;
 		WRITE_ONCE(q->rate, cfg->rate);
 		sch_tree_unlock(q->sch);
 	}

@@ -285,8 +285,8 @@ shaper_rate()
 # once the rate is raised. At 64 kbit/s a 43-segment GSO packet (61 KB on
 # the wire) puts the clock 7.7 s ahead, so the datagram behind it waits;
 # raised to 100 Mb/s, that datagram leaves at once (the tools that set and
-# look take a few hundred ms under TCG), not when the old clock comes
-# round seconds later.
+# look take a few hundred ms under TCG, seconds on a loaded host), not
+# when the old clock comes round some 7 s after the raise: within 5 s.
 rate_raise_unstalls()
 {
 	local t0 t1 left=1
@@ -303,12 +303,12 @@ rate_raise_unstalls()
 	while :; do
 		left=$(fc_get "$H" a0 .prio[0].backlog_packets)
 		t1=$(date +%s%N)
-		[ "$left" = 0 ] || [ $((t1 - t0)) -gt 3000000000 ] && break
+		[ "$left" = 0 ] || [ $((t1 - t0)) -gt 6000000000 ] && break
 		sleep 0.02
 	done
 	log_info "the waiting datagram left within $(((t1 - t0) / 1000000)) ms of the rate's raise"
-	check_eq "$left" 0 "the datagram still waits 3 s after the rate was raised to 100 Mb/s"
-	check_range $(((t1 - t0) / 1000000)) 0 1500 "ms from the raise to an empty queue"
+	check_eq "$left" 0 "the datagram still waits 6 s after the rate was raised to 100 Mb/s"
+	check_range $(((t1 - t0) / 1000000)) 0 5000 "ms from the raise to an empty queue"
 	check_eq "$(fc_get "$H" a0 .prio[0].tx_packets)" 2 "both sent"
 	fc "$H" set dev a0 rate off
 	log_test "a raised rate takes effect at once (the old rate's clock does not hold the queue)"
