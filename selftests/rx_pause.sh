@@ -68,15 +68,19 @@ quanta_us()
 # offsets (us) in SENT[]. Under TCG a process can start hundreds of
 # milliseconds late, so the streams run until told to stop.
 #
-# GAP_AT is the longest gap of at least 2 ms whose first datagram reached B
-# between 2 ms before and 20 ms after the first frame left B (wall clock:
-# the datagrams' receive timestamps against seq's send time): the last
-# datagram before the gate closed arrived then, give or take a 500 us
-# interval and the reaction. 0 if there is none: a gap elsewhere in the
-# stream (a VM stall) is not taken for the pause.
-FRAME_EARLY_US=2000
+# GAP_AT is the longest gap of at least 2 ms that was still open 2 ms after
+# the first frame left B and whose first datagram reached B between 25 ms
+# before and 20 ms after it (wall clock: the datagrams' receive timestamps
+# against seq's send time): the last datagram before the gate closed
+# arrived then, give or take a 500 us interval and the reaction, or earlier
+# when a VM stall of the sender ran into the pause (then the gap is longer,
+# and check_gap allows 25 ms more). 0 if there is none: a gap elsewhere in
+# the stream (a VM stall) is not taken for the pause. GAP_AT_START is how
+# far (us) the gap began after the frame (negative: before it).
+FRAME_EARLY_US=25000
 FRAME_LATE_US=20000
-declare -A GAP GAP_AT
+FRAME_OPEN_US=2000
+declare -A GAP GAP_AT GAP_AT_START
 SENT=()
 SENT_WALL=()
 stream()
@@ -125,13 +129,17 @@ stream()
 		port=${f%%:*}
 		GAP[$port]=$(awk '/max_gap_us/ {print $4}' "$TMP/r.$port")
 		GAP_AT[$port]=0
+		GAP_AT_START[$port]=0
 		if [ ${#SENT_WALL[@]} -gt 0 ]; then
-			GAP_AT[$port]=$(awk -v lo=$((SENT_WALL[0] - FRAME_EARLY_US)) \
-				-v hi=$((SENT_WALL[0] + FRAME_LATE_US)) '
-				$1 == "gap" && $2 >= lo && $2 <= hi && $3 > m { m = $3 }
-				END { print m + 0 }' "$TMP/r.$port")
+			read -r "GAP_AT[$port]" "GAP_AT_START[$port]" < <(awk \
+				-v sent="${SENT_WALL[0]}" -v early=$FRAME_EARLY_US \
+				-v late=$FRAME_LATE_US -v open=$FRAME_OPEN_US '
+				$1 == "gap" && $2 >= sent - early && $2 <= sent + late &&
+				$2 + $3 >= sent + open && $3 > m { m = $3; at = $2 - sent }
+				END { print m + 0, at + 0 }' "$TMP/r.$port")
 		fi
-		log_info "flow $f: $(tail -n 1 "$TMP/r.$port"); gap at the first frame ${GAP_AT[$port]}us"
+		log_info "flow $f: $(tail -n 1 "$TMP/r.$port"); gap at the first frame" \
+			"${GAP_AT[$port]}us, beginning ${GAP_AT_START[$port]}us after it"
 	done
 }
 
