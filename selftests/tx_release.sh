@@ -55,7 +55,12 @@ xoff_in_force()
 	ip netns exec "$R" "$FCTEST" raw b0 "$(pause_hex "$mac_r" 65535)" \
 		count 30 interval-us 1000000 &
 	REFRESH=$!
-	sleep 0.2
+	# s1 held first (the sender of the PAUSE can start late on a loaded
+	# host): then H's bytes stay charged to s0.
+	for i in $(seq 50); do
+		[ "$(fc_get "$S" s1 .prio[0].paused)" = true ] && break
+		sleep 0.1
+	done
 	ip netns exec "$H" "$FCTEST" send 198.18.0.2 9000 0 100 size 1000 >/dev/null
 	for i in $(seq 50); do
 		[ "$(fc_get "$H" a0 .prio[0].paused)" = true ] && return 0
