@@ -82,6 +82,7 @@ int cmd_sample(int argc, char **argv)
 {
 	uint64_t interval_ns = 100000000ULL, count = 0, n = 0, next;
 	const char *dev = NULL;
+	sigset_t stop_sigs, old_sigs;
 	struct sigaction sa;
 	struct fc_nl nl;
 	int ret;
@@ -99,12 +100,26 @@ int cmd_sample(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 
+	/* SIGINT and SIGTERM wait while a sample is read and written out
+	 * whole: a signal in the middle of a write() to a file system that
+	 * can be interrupted (9p, NFS) would leave half a line behind. They
+	 * end the sleep between samples instead.
+	 */
+	sigemptyset(&stop_sigs);
+	sigaddset(&stop_sigs, SIGINT);
+	sigaddset(&stop_sigs, SIGTERM);
 	ret = fc_nl_open(&nl);
 	next = clock_ns(CLOCK_MONOTONIC);
 	while (!ret && !sample_stop && (!count || n < count)) {
 		struct timespec ts;
 
+		sigprocmask(SIG_BLOCK, &stop_sigs, &old_sigs);
 		ret = sample_once(&nl, dev);
+		if (fflush(stdout) == EOF && !ret) {
+			fprintf(stderr, "flowctl: sample: cannot write: %s\n", strerror(errno));
+			ret = EXIT_FAIL;
+		}
+		sigprocmask(SIG_SETMASK, &old_sigs, NULL);
 		n++;
 		if (ret || (count && n >= count))
 			break;
