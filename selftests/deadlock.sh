@@ -8,16 +8,9 @@
 # one before it: a cyclic buffer dependency. Once all three are paused, each
 # holds bytes charged to the link before it above XON, and nothing moves,
 # with nothing lost, after the hosts stop. The watchdog on the inter-switch
-# ports finds the stormed queue, drops it, and the cycle opens.
-#
-#              H1                       H2                       H3
-#              | h0 (20 Mb/s)           | h0                     | h0
-#              | hp                     | hp                     | hp
-#   +--------- S1 ---------+  +-------- S2 ---------+  +-------- S3 --------+
-#   | ccw              cw  |==| ccw              cw |==| ccw             cw |==> S1 ccw
-#   +----------------------+  +---------------------+  +--------------------+
-#       link i: Si cw -> S(i+1) ccw, 10 Mb/s; flow i: Hi -> H(i+2) over
-#       links i and i+1. DSCP 24 (precedence 3) is priority 3 on every port.
+# ports finds the stormed queue, drops it, and the cycle opens. The ring is
+# scripts/demo/fabric.sh's fab_ring (make demo -e deadlock runs it too):
+# link i is Si cw -> S(i+1) ccw, flow i Hi -> H(i+2) over links i and i+1.
 
 ALL_TESTS="deadlock_forms cycle_reported watchdog_breaks_deadlock traffic_flows_again"
 source "$(dirname "$0")/lib.sh"
@@ -29,64 +22,18 @@ RETRY_TIMING=1
 TIMING_CASES="deadlock_forms cycle_reported watchdog_breaks_deadlock"
 
 SENDERS=()
-
-# addr KIND I: the ring's addresses. host I's 198.18.I.1 (its router
-# 198.18.I.254); link I: Si's cw 198.19.I.1, S(I+1)'s ccw 198.19.I.2.
-next() { echo $(($1 % 3 + 1)); }
+# shellcheck source=scripts/demo/fabric.sh
+source "$TOP/scripts/demo/fabric.sh"
+next() { fab_next "$1"; }
 
 setup_prepare()
 {
-	local i n s h t d ns dev
+	local i h
 
 	setup_ns S1 S2 S3 H1 H2 H3
-	no_ipv6 "$S1" "$S2" "$S3" "$H1" "$H2" "$H3" || return 1
+	fab_ring "$S1" "$S2" "$S3" "$H1" "$H2" "$H3" || return 1
 	for i in 1 2 3; do
-		eval "s=\$S$i h=\$H$i"
-		veth_pair "$h" h0 "$s" hp || return 1
-		ip netns exec "$s" sysctl -qw net.ipv4.ip_forward=1 || return 1
-	done
-	for i in 1 2 3; do
-		n=$(next "$i")
-		eval "s=\$S$i"
-		eval "t=\$S$n"
-		ip link add name cw netns "$s" type veth peer name ccw netns "$t" || return 1
-	done
-	for i in 1 2 3; do
-		eval "s=\$S$i h=\$H$i"
-		ip -n "$s" link set cw up
-		ip -n "$s" link set ccw up
-		ip -n "$h" addr add "198.18.$i.1/24" dev h0
-		ip -n "$s" addr add "198.18.$i.254/24" dev hp
-		ip -n "$s" addr add "198.19.$i.1/24" dev cw
-		n=$(next "$i")
-		eval "t=\$S$n"
-		ip -n "$t" addr add "198.19.$i.2/24" dev ccw
-	done
-	for i in 1 2 3; do
-		n=$(next "$i")
-		eval "s=\$S$i h=\$H$i t=\$S$n"
-		ip -n "$h" route add default via "198.18.$i.254"
-		ip -n "$h" neigh add "198.18.$i.254" lladdr "$(mac_of "$s" hp)" dev h0 nud permanent
-		ip -n "$s" neigh add "198.18.$i.1" lladdr "$(mac_of "$h" h0)" dev hp nud permanent
-		ip -n "$s" neigh add "198.19.$i.2" lladdr "$(mac_of "$t" ccw)" dev cw nud permanent
-		# Every other host is reached clockwise.
-		ip -n "$s" route add "198.18.$n.0/24" via "198.19.$i.2"
-		ip -n "$s" route add "198.18.$(next "$n").0/24" via "198.19.$i.2"
-	done
-	for i in 1 2 3; do
-		eval "s=\$S$i h=\$H$i"
-		for d in "$h h0" "$s hp" "$s cw" "$s ccw"; do
-			read -r ns dev <<<"$d"
-			ip netns exec "$ns" tc qdisc add dev "$dev" root flowctl || return 1
-			fc "$ns" set dev "$dev" mode pfc pfc-prios 3 trust dscp rx on || return 1
-		done
-		# Host links at 20 Mb/s, inter-switch links at 10: a real wire's
-		# rate at each sending port.
-		fc "$h" set dev h0 speed 100 rate 20mbit || return 1
-		fc "$s" set dev hp speed 100 rate 20mbit tx on \
-			prio 3 xoff 64k xon 32k || return 1
-		fc "$s" set dev cw speed 10 rate 10mbit || return 1
-		fc "$s" set dev ccw speed 10 tx on prio 3 xoff 64k xon 32k || return 1
+		eval "h=\$H$i"
 		ip netns exec "$h" "$FCTEST" recv 7000 100 >/dev/null &
 	done
 }

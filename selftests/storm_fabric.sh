@@ -12,7 +12,8 @@
 #                                               \==l2h/h3== H3
 #
 # Routers, 10 Mb/s wires, PFC on priority 3 (DSCP 24) on every port; each
-# router port that takes traffic in pauses its partner (tx on).
+# router port that takes traffic in pauses its partner (tx on). The fabric
+# is scripts/demo/fabric.sh's fab_storm (make demo -e storm runs it too).
 
 ALL_TESTS="storm_spreads storm_contained"
 source "$(dirname "$0")/lib.sh"
@@ -22,59 +23,14 @@ TIMING_CASES="storm_spreads storm_contained"
 
 TMP=$(mktemp -d)
 
-# link NS1 DEV1 ADDR1 NS2 DEV2 ADDR2
-link()
-{
-	veth_pair "$1" "$2" "$4" "$5" || return 1
-	ip -n "$1" addr add "$3/24" dev "$2"
-	ip -n "$4" addr add "$6/24" dev "$5"
-	ip -n "$1" neigh add "$6" lladdr "$(mac_of "$4" "$5")" dev "$2" nud permanent
-	ip -n "$4" neigh add "$3" lladdr "$(mac_of "$1" "$2")" dev "$5" nud permanent
-}
-
-# port NS DEV [SETTINGS...]: flowctl with PFC on priority 3, a 10 Mb/s wire.
-port()
-{
-	local ns=$1 dev=$2
-
-	shift 2
-	ip netns exec "$ns" tc qdisc add dev "$dev" root flowctl || return 1
-	fc "$ns" set dev "$dev" mode pfc pfc-prios 3 trust dscp rx on speed 10 \
-		rate 10mbit "$@" || return 1
-}
+# shellcheck source=scripts/demo/fabric.sh
+source "$TOP/scripts/demo/fabric.sh"
 
 setup_prepare()
 {
-	local r
-
 	setup_ns H1 L1 S L2 R H3
-	no_ipv6 "$H1" "$L1" "$S" "$L2" "$R" "$H3" || return 1
-	link "$H1" h0 198.18.1.1 "$L1" l1h 198.18.1.254 || return 1
-	link "$L1" l1s 198.19.1.1 "$S" sl1 198.19.1.2 || return 1
-	link "$S" sl2 198.19.2.1 "$L2" l2s 198.19.2.2 || return 1
-	link "$L2" l2r 198.18.2.254 "$R" r0 198.18.2.1 || return 1
-	link "$L2" l2h 198.18.3.254 "$H3" h3 198.18.3.1 || return 1
-	for r in "$L1" "$S" "$L2"; do
-		ip netns exec "$r" sysctl -qw net.ipv4.ip_forward=1 || return 1
-	done
-	ip -n "$H1" route add default via 198.18.1.254
-	ip -n "$R" route add default via 198.18.2.254
-	ip -n "$H3" route add default via 198.18.3.254
-	ip -n "$L1" route add 198.18.0.0/15 via 198.19.1.2
-	ip -n "$S" route add 198.18.1.0/24 via 198.19.1.1
-	ip -n "$S" route add 198.18.2.0/23 via 198.19.2.2
-	ip -n "$L2" route add 198.18.1.0/24 via 198.19.2.1
-	port "$H1" h0 || return 1
-	port "$L1" l1h tx on prio 3 xoff 32k xon 16k || return 1
-	port "$L1" l1s || return 1
-	port "$S" sl1 tx on prio 3 xoff 32k xon 16k || return 1
-	port "$S" sl2 || return 1
-	port "$L2" l2s tx on prio 3 xoff 32k xon 16k || return 1
-	port "$L2" l2r || return 1
-	port "$L2" l2h || return 1
-	port "$R" r0 || return 1
-	port "$H3" h3 || return 1
-	MAC_R=$(mac_of "$R" r0)
+	fab_storm "$H1" "$L1" "$S" "$L2" "$R" "$H3" || return 1
+	MAC_R=$(fab_mac "$R" r0)
 	ip netns exec "$H3" "$FCTEST" recv 7000 100 >/dev/null &
 	ip netns exec "$R" "$FCTEST" recv 7000 100 >/dev/null &
 }

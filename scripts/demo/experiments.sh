@@ -28,8 +28,10 @@ set -u
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=scripts/demo/topology.sh
 source "$HERE/topology.sh"
+# shellcheck source=scripts/demo/fabric-runs.sh
+source "$HERE/fabric-runs.sh"
 
-EXPERIMENTS=mismatch,hol,ends,dcbx
+EXPERIMENTS=mismatch,hol,ends,dcbx,deadlock,storm
 RUN_LIST=
 RATE=20
 DURATION=10
@@ -73,7 +75,9 @@ for r in ${RUN_LIST//,/ }; do
 		RUNS+=("${r%:*} ${r#*:}") ;;
 	ends | ends:*) RUNS+=("ends ends") ;;
 	dcbx:manual | dcbx:dcbx) RUNS+=("dcbx ${r#*:}") ;;
-	*) die "unknown run $r (EXPERIMENT:MODE, MODE off, pause or pfc; ends; dcbx:manual or dcbx:dcbx)" ;;
+	deadlock:off | deadlock:watchdog | storm:off | storm:watchdog)
+		RUNS+=("${r%:*} ${r#*:}") ;;
+	*) die "unknown run $r (EXPERIMENT:MODE, MODE off, pause or pfc; ends; dcbx:manual or dcbx:dcbx; deadlock:off, deadlock:watchdog, storm:off or storm:watchdog)" ;;
 	esac
 done
 [ -n "$RUN_LIST" ] && EXPERIMENTS=
@@ -83,7 +87,9 @@ for e in ${EXPERIMENTS//,/ }; do
 	hol) RUNS+=("hol off" "hol pause" "hol pfc") ;;
 	ends) RUNS+=("ends ends") ;;
 	dcbx) RUNS+=("dcbx manual" "dcbx dcbx") ;;
-	*) die "unknown experiment $e (mismatch, hol, ends, dcbx)" ;;
+	deadlock) RUNS+=("deadlock off" "deadlock watchdog") ;;
+	storm) RUNS+=("storm off" "storm watchdog") ;;
+	*) die "unknown experiment $e (mismatch, hol, ends, dcbx, deadlock, storm)" ;;
 	esac
 done
 
@@ -324,12 +330,18 @@ for r in "${RUNS[@]}"; do
 	i=$((i + 1))
 	# shellcheck disable=SC2086 # "EXPERIMENT MODE"
 	set -- $r
-	if [ "$1" != hol ]; then
-		what="$(label_of "$1" "$2"): iperf3 -P $STREAMS for $DURATION s"
-	else
-		what="$(label_of "$1" "$2"): iperf3 -P $STREAMS to hostB, -P 1 to hostC for $DURATION s"
-	fi
+	case $1 in
+	deadlock)
+		what="$(fabric_label "$1" "$2"): 8.5 Mb/s from each host for $((DURATION > 4 ? DURATION : 4)) s, then $FABRIC_WATCH s watched" ;;
+	storm)
+		what="$(fabric_label "$1" "$2"): 2 x 4 Mb/s for $((FABRIC_STORM_AT + (DURATION > 6 ? DURATION : 6))) s, the storm from ${FABRIC_STORM_AT} s" ;;
+	hol) what="$(label_of "$1" "$2"): iperf3 -P $STREAMS to hostB, -P 1 to hostC for $DURATION s" ;;
+	*) what="$(label_of "$1" "$2"): iperf3 -P $STREAMS for $DURATION s" ;;
+	esac
 	progress $i "$what"
-	run_one $i "$1" "$2"
+	case $1 in
+	deadlock | storm) run_fabric $i "$1" "$2" ;;
+	*) run_one $i "$1" "$2" ;;
+	esac
 done
 echo "lab: ${#RUNS[@]} runs in $((SECONDS - T0)) s"

@@ -4,8 +4,10 @@
 # wrote OUT/runs/*): runs on the host or in the VM.
 #
 #   report.sh OUT      writes OUT/tables.txt (and prints it), per run
-#                      summary.env, series.tsv, hostA.tsv, flows-*.tsv, and
-#                      the plots OUT/EXPERIMENT.png and .svg (gnuplot)
+#                      summary.env, series.tsv, hostA.tsv, flows-*.tsv
+#                      (the fabric runs: series-*.tsv, scripts/demo/
+#                      fabric-report.sh), and the plots OUT/EXPERIMENT.png
+#                      and .svg (gnuplot)
 #
 # Every figure in a table is read from what the run recorded: the module's
 # counters (flowctl -j -s show), tc's qdisc stats, iperf3's JSON and
@@ -148,16 +150,32 @@ series()
 	done
 }
 
+# shellcheck source=scripts/demo/fabric-report.sh
+source "$HERE/fabric-report.sh"
+
 for d in "$OUT"/runs/*/; do
 	d=${d%/}
 	[ -e "$d/meta.env" ] || continue
-	series "$d"
-	summary "$d"
+	case $(sed -n 's/^EXPERIMENT=//p' "$d/meta.env") in
+	deadlock | storm)
+		fabric_series "$d"
+		fabric_summary "$d"
+		;;
+	*)
+		series "$d"
+		summary "$d"
+		;;
+	esac
 done
 
 "$HERE/tables.sh" "$OUT" | tee "$OUT/tables.txt"
+rc=0
 if command -v gnuplot >/dev/null; then
-	"$HERE/plot.sh" "$OUT"
+	"$HERE/plot.sh" "$OUT" || rc=1
+	for e in deadlock storm; do
+		fabric_plot "$OUT" $e || rc=1
+	done
 else
 	echo "report: gnuplot not found (scripts/deps.sh installs gnuplot-nox): no plots" >&2
 fi
+exit $rc

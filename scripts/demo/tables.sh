@@ -20,7 +20,7 @@ for d in "$OUT"/runs/*/; do
 done
 
 declare -A HEAD=([off]="off" [pause]="PAUSE" [pfc]="PFC p3" [ends]="PAUSE, rx off"
-	[manual]="by hand" [dcbx]="DCBX")
+	[manual]="by hand" [dcbx]="DCBX" [watchdog]="watchdog")
 
 # row LABEL KEY DIR...
 row()
@@ -47,6 +47,10 @@ table()
 	# shellcheck source=/dev/null
 	. "${dirs[0]}/meta.env"
 	case $exp in
+	deadlock | storm)
+		fabric_table "$exp" "${dirs[@]}"
+		return
+		;;
 	mismatch)
 		echo "Experiment 1: rate mismatch"
 		echo "hostA (a0, $SENDER_MBIT Mb/s) -> switch s0 | br0 | s1 ($RATE_MBIT Mb/s) -> hostB;" \
@@ -114,6 +118,62 @@ table()
 	echo
 }
 
-for e in mismatch hol ends dcbx; do
+# fabric_table EXPERIMENT DIR...: the deadlock and storm runs
+# (scripts/demo/fabric-report.sh wrote their summary.env).
+fabric_table()
+{
+	local exp=$1 i h
+
+	shift
+	if [ "$exp" = deadlock ]; then
+		echo "Experiment 5: PFC deadlock"
+		echo "three routers in a ring, each host sends 8.5 Mb/s on priority 3 to the host two hops" \
+			"clockwise for $DURATION s, then stops; 10 Mb/s inter-switch links, XOFF 64k; watched" \
+			"$WATCH s more"
+	else
+		echo "Experiment 6: PFC storm"
+		echo "H1 -> L1 -> S -> L2 -> R and H3 (10 Mb/s wires, PFC on priority 3 everywhere);" \
+			"H1 sends 4 Mb/s to R and 4 Mb/s to H3; R's port sends PFC p3 every 100 ms from" \
+			"$(((T_STORM_NS - T_START_NS) / 1000000000)) s on"
+	fi
+	echo "kernel $KERNEL"
+	printf '%-58s' ""
+	for d in "$@"; do
+		printf '  %-14s' "${HEAD[${V["$d|MODE"]}]}"
+	done
+	printf '\n'
+	if [ "$exp" = deadlock ]; then
+		for i in 1 2 3; do
+			h=$((i % 3 + 1))
+			row "S$i cw (to S$h): packets sent while the hosts sent" "L${i}_SENT_TRAFFIC" "$@"
+			row "S$i cw: packets sent from 1 s after the hosts stopped" "L${i}_SENT_AFTER" "$@"
+			row "S$i cw: bytes queued at the end" "L${i}_BACKLOG" "$@"
+			row "S$i cw: paused at the end" "L${i}_PAUSED" "$@"
+			row "S$i cw: drops (queue full)" "L${i}_DROPS" "$@"
+			row "S$i cw: watchdog storms detected" "L${i}_STORMS" "$@"
+			row "S$i cw: watchdog packets dropped" "L${i}_WD_DROPS" "$@"
+		done
+		for i in 1 2 3; do
+			row "packets delivered to H$i" "H${i}_GOT" "$@"
+		done
+		row "flowctl waitfor at the end" WAITFOR "$@"
+	else
+		row "priority 3 paused in the storm's 2nd half: L2 l2r (%)" PAUSED_L2_PCT "$@"
+		row "  S sl2, one hop back (%)" PAUSED_S_PCT "$@"
+		row "  L1 l1s, two hops back (%)" PAUSED_L1_PCT "$@"
+		row "  H1 h0, the sender (%)" PAUSED_H1_PCT "$@"
+		row "L2 to H3 (healthy) before the storm (Mb/s)" H3_MBPS_BEFORE "$@"
+		row "L2 to H3 (healthy) in the storm's 2nd half (Mb/s)" H3_MBPS_STORM "$@"
+		row "L2 to R (stormed) before the storm (Mb/s)" R_MBPS_BEFORE "$@"
+		row "L2 to R (stormed) in the storm's 2nd half (Mb/s)" R_MBPS_STORM "$@"
+		row "PFC p3 frames L2 received from R" R_PFC_RX "$@"
+		row "watchdog on l2r: state as the storm ended" WD_STATE "$@"
+		row "watchdog on l2r: storms detected" WD_STORMS "$@"
+		row "watchdog on l2r: packets dropped" WD_DROPS "$@"
+	fi
+	echo
+}
+
+for e in mismatch hol ends dcbx deadlock storm; do
 	table $e
 done | sed 's/ *$//'
