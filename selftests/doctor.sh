@@ -239,7 +239,9 @@ pause_storm()
 
 	reset_a0
 	fc "$A" set dev a0 speed 10
-	fc "$B" send dev b0 pause 65535 count 25 interval 200ms >/dev/null &
+	# Not through fc (a function: kill $! would stop its subshell, not
+	# the sender, which would storm on into the cases below).
+	ip netns exec "$B" flowctl send dev b0 pause 65535 count 25 interval 200ms >/dev/null &
 	sp=$!
 	sleep 0.1
 	doctor "$A" dev a0 interval 1

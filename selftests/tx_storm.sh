@@ -98,7 +98,7 @@ storm_spreads_without_guard()
 	local p0 p1
 
 	storm
-	wait_xoff 5
+	wait_xoff 10
 	check_err $? "s0 never paused H (the storm did not reach it)"
 	p0=$(s0 .stats.tx_pause)
 	sleep 2
@@ -121,7 +121,7 @@ guard_stops_the_storm()
 	check_eq "$(s0 .tx_storm_ms)" 500 "tx_storm_ms in show"
 	x0=$(s0 .stats.tx_xon)
 	storm
-	wait_xoff 5
+	wait_xoff 10
 	check_err $? "s0 never paused H"
 	t0=$(date +%s%N)
 	for ((i = 0; i < 60; i++)); do
@@ -173,7 +173,7 @@ guard_lets_xoff_again()
 	sleep 1
 	check_eq "$(fc_get "$S" s0 '.prio[0].charge_bytes')" 0 "s0's charge once s1 drained"
 	storm
-	wait_xoff 5
+	wait_xoff 10
 	check_err $? "s0 did not pause H in a second storm, after its charge fell below XON"
 	[ "$(s0 .stats.tx_pause)" -gt "$p0" ]
 	check_err $? "no XOFF sent in the second storm"
