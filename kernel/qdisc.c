@@ -683,7 +683,14 @@ static int fc_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 		st.prio_rx_pfc[prio] = s->prio[prio].rx_pfc;
 		st.prio_tx_pfc[prio] = s->prio[prio].tx_pfc;
 		st.prio_paused_ns_total[prio] = s->prio[prio].paused_ns_total;
+		if (s->prio[prio].wd_state == FLOWCTL_WD_STORMED)
+			st.wd_stormed |= BIT(prio);
+		st.prio_wd_storms[prio] = s->prio[prio].wd_storms;
+		st.prio_wd_drops[prio] = s->prio[prio].wd_tx_drop +
+					 s->prio[prio].wd_rx_drop;
 	}
+	st.tx_storm_warning = s->txs.tx_storm_warning;
+	st.tx_storm_error = s->txs.tx_storm_error;
 	kfree(s);
 	return gnet_stats_copy_app(d, &st, sizeof(st));
 }

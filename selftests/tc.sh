@@ -12,8 +12,8 @@
 #   | flowctl  |  veth  | sends    |
 #   +----------+        +----------+
 
-ALL_TESTS="add_with_options watchdog_options change_and_replace refused show_stats classes
-	   no_plugin"
+ALL_TESTS="add_with_options watchdog_options change_and_replace refused show_stats
+	   watchdog_xstats classes no_plugin"
 source "$(dirname "$0")/lib.sh"
 require_cmd jq tc
 
@@ -192,6 +192,51 @@ show_stats()
 	tcp "$A" -s qdisc show dev a0 | grep -q "rx pause 3 xon 1 pfc 0"
 	check_err $? "tc -s qdisc show does not show the counters"
 	log_test "tc -s and tc -j -s show the state in force and flowctl's counters"
+}
+
+# The watchdog in tc -s: priority 3 stormed by B's PFC (65535 quanta, 335 ms
+# at speed 100, every 100 ms) while a0 holds packets on it; tc's figures
+# against flowctl's.
+watchdog_xstats()
+{
+	local j f mac_b sp i
+
+	topology || { check_err 1 "setup failed"; log_test "tc -s: the watchdog"; return; }
+	tcp "$A" qdisc add dev a0 root flowctl mode pfc pfc-prios 3 speed 100 \
+		watchdog 200 wd-action drop
+	check_err $? "tc qdisc add failed"
+	ip -n "$A" addr add 198.18.0.1/24 dev a0
+	ip -n "$A" neigh add 198.18.0.2 lladdr "$(mac_of "$B" b0)" dev a0 nud permanent
+	mac_b=$(mac_of "$B" b0)
+	ip netns exec "$B" "$FCTEST" raw b0 "$(pfc_hex "$mac_b" 0x08 0 0 0 65535)" \
+		count 40 interval-us 100000 &
+	sp=$!
+	for ((i = 0; i < 40; i++)); do
+		[ "$(fc_get "$A" a0 .prio[3].paused)" = true ] && break
+		sleep 0.1
+	done
+	ip netns exec "$A" "$FCTEST" send 198.18.0.2 9000 0 20 prio 3 size 500 >/dev/null
+	for ((i = 0; i < 40; i++)); do
+		[ "$(fc_get "$A" a0 .prio[3].wd_state)" = stormed ] && break
+		sleep 0.1
+	done
+	j=$(tcp "$A" -j -s qdisc show dev a0 | jq -c '.[] | select(.kind == "flowctl")')
+	f=$(fc "$A" -j -s show dev a0)
+	log_info "tc -j -s: $(jq -c '{wd_stormed, tx_storm_warning, tx_storm_error, p3: .prio[3]}' <<<"$j")"
+	check_eq "$(jq -c '.wd_stormed' <<<"$j")" '[3]' "tc -j -s: the priorities stormed"
+	check_eq "$(jq -c '.prio[3] | [.wd_storms, .wd_drops]' <<<"$j")" \
+		"$(jq -c '.[0].prio[3] | [.wd_storms, .wd_tx_drop + .wd_rx_drop]' <<<"$f")" \
+		"tc's watchdog storms and drops (priority 3) and flowctl's"
+	check_eq "$(jq '.prio[3].wd_storms' <<<"$j")" 1 "storms of priority 3 in tc -j -s"
+	[ "$(jq '.prio[3].wd_drops' <<<"$j")" -ge 1 ]
+	check_err $? "tc -j -s: the watchdog dropped nothing of priority 3's 20 queued packets"
+	check_eq "$(jq -c '[.tx_storm_warning, .tx_storm_error]' <<<"$j")" '[0,0]' \
+		"tc -j -s: the pause-storm guard's events"
+	tcp "$A" -s qdisc show dev a0 | grep -q "stormed (watchdog): 3"
+	check_err $? "tc -s qdisc show does not name the stormed priority"
+	kill "$sp" 2>/dev/null
+	wait "$sp" 2>/dev/null
+	log_test "tc -s and tc -j -s show the watchdog's stormed priorities and counters"
 }
 
 classes()

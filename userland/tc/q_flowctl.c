@@ -19,6 +19,7 @@
  */
 #include <inttypes.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -339,19 +340,25 @@ static int flowctl_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 static int flowctl_print_xstats(struct qdisc_util *qu, FILE *f,
 				struct rtattr *xstats)
 {
+	/* A module from before the watchdog gives the struct up to here. */
+	const size_t before_wd = offsetof(struct tc_flowctl_xstats, prio_wd_storms);
 	struct tc_flowctl_xstats st;
+	size_t len;
+	bool wd;
 	int p;
 
 	(void)qu;
 	(void)f;
 	if (!xstats)
 		return 0;
-	if (RTA_PAYLOAD(xstats) < sizeof(st)) {
-		fprintf(stderr, "flowctl: xstats too short (%u bytes)\n",
-			(unsigned int)RTA_PAYLOAD(xstats));
+	len = RTA_PAYLOAD(xstats);
+	if (len < before_wd) {
+		fprintf(stderr, "flowctl: xstats too short (%zu bytes)\n", len);
 		return -1;
 	}
-	memcpy(&st, RTA_DATA(xstats), sizeof(st));
+	memset(&st, 0, sizeof(st));
+	memcpy(&st, RTA_DATA(xstats), len < sizeof(st) ? len : sizeof(st));
+	wd = len >= sizeof(st);
 	print_color_string(PRINT_FP, COLOR_NONE, NULL, "%s", " in force:");
 	print_color_uint(PRINT_ANY, COLOR_NONE, "speed_mbps", " speed %uMb/s",
 			 st.speed_mbps);
@@ -365,6 +372,8 @@ static int flowctl_print_xstats(struct qdisc_util *qu, FILE *f,
 	print_nl();
 	print_prios("paused", " paused by the partner: ", st.paused);
 	print_prios("xoff_active", "; pausing the partner: ", st.xoff_active);
+	if (wd)
+		print_prios("wd_stormed", "; stormed (watchdog): ", st.wd_stormed);
 	print_nl();
 	print_color_u64(PRINT_ANY, COLOR_NONE, "rx_pause", " rx pause %" PRIu64,
 			st.rx_pause);
@@ -385,10 +394,17 @@ static int flowctl_print_xstats(struct qdisc_util *qu, FILE *f,
 			" partner-ignored %" PRIu64, st.partner_ignored);
 	print_color_u64(PRINT_ANY, COLOR_NONE, "events_suppressed",
 			" events-suppressed %" PRIu64, st.events_suppressed);
+	if (wd) {
+		print_color_u64(PRINT_ANY, COLOR_NONE, "tx_storm_warning",
+				" tx-storm warning %" PRIu64, st.tx_storm_warning);
+		print_color_u64(PRINT_ANY, COLOR_NONE, "tx_storm_error",
+				" error %" PRIu64, st.tx_storm_error);
+	}
 	open_json_array(PRINT_JSON, "prio");
 	for (p = 0; p < 8; p++) {
 		if (!st.prio_rx_pfc[p] && !st.prio_tx_pfc[p] &&
-		    !st.prio_paused_ns_total[p] && !is_json_context())
+		    !st.prio_paused_ns_total[p] && !st.prio_wd_storms[p] &&
+		    !st.prio_wd_drops[p] && !is_json_context())
 			continue;
 		print_nl();
 		open_json_object(NULL);
@@ -399,6 +415,12 @@ static int flowctl_print_xstats(struct qdisc_util *qu, FILE *f,
 				st.prio_tx_pfc[p]);
 		print_color_u64(PRINT_ANY, COLOR_NONE, "paused_ns_total",
 				" paused %" PRIu64 " ns", st.prio_paused_ns_total[p]);
+		if (wd) {
+			print_color_u64(PRINT_ANY, COLOR_NONE, "wd_storms",
+					" wd storms %" PRIu64, st.prio_wd_storms[p]);
+			print_color_u64(PRINT_ANY, COLOR_NONE, "wd_drops",
+					" drops %" PRIu64, st.prio_wd_drops[p]);
+		}
 		close_json_object();
 	}
 	close_json_array(PRINT_JSON, NULL);

@@ -234,7 +234,8 @@ struct tc_flowctl_xstats {
 	__u8	speed_source;		/* enum flowctl_speed_source */
 	__u8	paused;			/* bit n: the partner paused priority n */
 	__u8	xoff_active;		/* bit n: we pause the partner's n */
-	__u8	pad[5];
+	__u8	wd_stormed;		/* bit n: the watchdog holds n stormed */
+	__u8	pad[4];
 	__u64	rx_pause;
 	__u64	rx_xon;
 	__u64	rx_pfc;
@@ -249,6 +250,13 @@ struct tc_flowctl_xstats {
 	__u64	prio_rx_pfc[FLOWCTL_NUM_PRIOS];
 	__u64	prio_tx_pfc[FLOWCTL_NUM_PRIOS];
 	__u64	prio_paused_ns_total[FLOWCTL_NUM_PRIOS];
+	/* Since the PFC watchdog: a module before it gives the struct up to
+	 * here, which tc plugins accept.
+	 */
+	__u64	prio_wd_storms[FLOWCTL_NUM_PRIOS];
+	__u64	prio_wd_drops[FLOWCTL_NUM_PRIOS];	/* queued and arriving */
+	__u64	tx_storm_warning;
+	__u64	tx_storm_error;
 };
 
 #endif /* _UAPI_LINUX_FLOWCTL_H */
