@@ -265,13 +265,20 @@ pause_storm()
 	# doctor took its first reading and sleeps out the interval
 	# (clock_nanosleep, x86_64's syscall 230), so a loaded host's slow
 	# process start cannot put it before the interval.
+	# A measurement whose PAUSE came too late proves nothing: it is made
+	# again (three times at most).
 	fc "$A" set dev a0 speed 10
-	doctor_bg "$A" dev a0 interval 3.3
-	fc "$B" send dev b0 pause 65535 >/dev/null
-	doctor_wait
-	fc "$B" send dev b0 xon >/dev/null
+	for _ in 1 2 3; do
+		doctor_bg "$A" dev a0 interval 3.3
+		fc "$B" send dev b0 pause 65535 >/dev/null
+		doctor_wait
+		fc "$B" send dev b0 xon >/dev/null
+		share=$(field paused-by-partner measured |
+			sed -n 's/.*paused up to \([0-9]*\)% of the interval.*/\1/p')
+		[ "${share:-0}" -ge 90 ] && break
+		sleep 0.5
+	done
 	fires paused-by-partner info "one 3.4 s PAUSE within the interval"
-	share=$(field paused-by-partner measured | sed -n 's/.*paused up to \([0-9]*\)% of the interval.*/\1/p')
 	[ "${share:-0}" -ge 90 ]
 	check_err $? "one PAUSE held a0 ${share:-?}% of the interval, not 90% or more: the case proves nothing"
 	quiet pause-storm "one 3.4 s PAUSE, ${share:-?}% of the interval, not refreshed"
