@@ -260,6 +260,10 @@ shaper_rate()
 	local got span bps
 
 	fc "$H" set dev a0 mode pause rate 10mbit
+	# One datagram first, then 200 ms of idle wire: idle time earns no
+	# burst (a 20 ms catch-up would put the rate 5% high).
+	ip netns exec "$H" "$FCTEST" send 198.18.0.2 9000 0 1 size 1000 >/dev/null
+	sleep 0.2
 	fc "$H" stats reset dev a0
 	ip netns exec "$R" "$FCTEST" recv 9000 1 >"$TMP/r" &
 	local rp=$!
