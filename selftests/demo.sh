@@ -55,44 +55,10 @@ cleanup()
 }
 
 # The tables, parsed once: CELL[EXPERIMENT|MODE|LABEL] is a cell of
-# tables.txt (one table per experiment, a column per run, columns two
-# spaces apart after a 58-character label). No process per cell: they are
-# slow to start in an emulated VM.
-declare -A CELL
-parse_tables()
-{
-	local ex line label i rest v
-	local -a head vals
-
-	while IFS= read -r line; do
-		case $line in
-		"Experiment 1:"*) ex=mismatch; head=(); continue ;;
-		"Experiment 2:"*) ex=hol; head=(); continue ;;
-		"Experiment 3:"*) ex=ends; head=(); continue ;;
-		"Experiment 4:"*) ex=dcbx; head=(); continue ;;
-		"") ex=; continue ;;
-		esac
-		[ -n "$ex" ] || continue
-		[ "${#line}" -gt 58 ] || continue
-		label=${line:0:58}
-		label=${label%"${label##*[! ]}"}
-		vals=()
-		rest=${line:60}
-		while [ -n "$rest" ]; do
-			v=${rest%%  *}
-			vals+=("$v")
-			rest=${rest#"$v"}
-			rest=${rest#"${rest%%[! ]*}"}
-		done
-		if [ -z "$label" ]; then
-			head=("${vals[@]}")
-			continue
-		fi
-		for i in "${!head[@]}"; do
-			CELL["$ex|${head[$i]}|$label"]=${vals[$i]:-}
-		done
-	done <"$OUT/tables.txt"
-}
+# tables.txt (scripts/demo/tables-parse.sh).
+# shellcheck source=scripts/demo/tables-parse.sh
+source "$TOP/scripts/demo/tables-parse.sh"
+parse_tables() { lab_parse_tables "$OUT/tables.txt"; }
 
 declare -A HEAD=([off]="off" [pause]="PAUSE" [pfc]="PFC p3" [ends]="PAUSE, rx off"
 	[manual]="by hand" [dcbx]="DCBX")

@@ -44,41 +44,11 @@ cleanup()
 	rm -rf "$TMP"
 }
 
-# The tables, parsed once: CELL[EXPERIMENT|HEAD|LABEL], as demo.sh does.
-declare -A CELL
-parse_tables()
-{
-	local ex line label i rest v
-	local -a head vals
-
-	while IFS= read -r line; do
-		case $line in
-		"Experiment 5:"*) ex=deadlock; head=(); continue ;;
-		"Experiment 6:"*) ex=storm; head=(); continue ;;
-		"Experiment "*) ex=; continue ;;
-		"") ex=; continue ;;
-		esac
-		[ -n "$ex" ] || continue
-		[ "${#line}" -gt 58 ] || continue
-		label=${line:0:58}
-		label=${label%"${label##*[! ]}"}
-		vals=()
-		rest=${line:60}
-		while [ -n "$rest" ]; do
-			v=${rest%%  *}
-			vals+=("$v")
-			rest=${rest#"$v"}
-			rest=${rest#"${rest%%[! ]*}"}
-		done
-		if [ -z "$label" ]; then
-			head=("${vals[@]}")
-			continue
-		fi
-		for i in "${!head[@]}"; do
-			CELL["$ex|${head[$i]}|$label"]=${vals[$i]:-}
-		done
-	done <"${1:-$OUT/tables.txt}"
-}
+# The tables, parsed once: CELL[EXPERIMENT|HEAD|LABEL], as demo.sh does
+# (scripts/demo/tables-parse.sh).
+# shellcheck source=scripts/demo/tables-parse.sh
+source "$TOP/scripts/demo/tables-parse.sh"
+parse_tables() { lab_parse_tables "${1:-$OUT/tables.txt}"; }
 
 # again EXPERIMENT: on a timing case's second run, the experiment's two
 # runs again (into their own directory), and their table.
