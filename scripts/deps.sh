@@ -9,7 +9,7 @@ PKGS=(
 	clang llvm sparse
 	linux-headers-amd64 linux-image-amd64 linux-source-6.1
 	busybox-static cpio kmod xz-utils zstd
-	libmnl-dev iproute2 ethtool iperf3 tcpdump tshark python3-scapy python3-yaml
+	libmnl-dev libjansson-dev iproute2 ethtool iperf3 tcpdump tshark python3-scapy python3-yaml
 	python3-jsonschema jq gnuplot-nox procps dkms openssl
 	mininet bridge-utils iputils-ping
 )

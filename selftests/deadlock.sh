@@ -133,7 +133,31 @@ cycle_reported()
 	j=$(flowctl -j waitfor $(waitfor_args))
 	check_eq "$(jq -r '[.found, .namespaces, (.cycles[0].prio), (.cycles[0].ports | length)] | join(" ")' <<<"$j")" \
 		"1 6 3 3" "waitfor -j: one cycle over 6 namespaces, priority 3, three ports"
-	log_test "flowctl waitfor reports the wait-for cycle: each cw port, who pauses it, where its bytes wait"
+
+	# The same lab as separate machines: each namespace's flowctl -j show
+	# in a file named for its switch or host, read back by waitfor file.
+	local dir v files=()
+	dir=$(mktemp -d)
+	for v in S1 S2 S3 H1 H2 H3; do
+		fc "${!v}" -j show >"$dir/$v.json" || check_err 1 "flowctl -j show in $v"
+		files+=(file "$dir/$v.json")
+	done
+	check_eq "$(jq -r '[.[] | select(.ifname == "cw" or .ifname == "ccw") | (.address | test("^([0-9a-f]{2}:){5}[0-9a-f]{2}$"))] | all' "$dir/S1.json")" \
+		true "show -j: each port's own address"
+	out=$(flowctl waitfor "${files[@]}")
+	rc=$?
+	log_info "$out"
+	check_eq "$rc" 3 "flowctl waitfor file's exit status with a cycle"
+	for i in 1 2 3; do
+		n=$(next "$i")
+		grep -q "^  S$i/cw ([0-9]* bytes queued) is paused by S$n/ccw, whose bytes wait in S$n/cw\$" <<<"$out"
+		check_err $? "from files: the cycle does not name S$i cw waiting for S$n"
+	done
+	j=$(flowctl -j waitfor "${files[@]}")
+	check_eq "$(jq -r '[.found, .namespaces, .hosts, (.cycles[0].ports | map(.host) | sort | join(","))] | join(" ")' <<<"$j")" \
+		"1 0 6 S1,S2,S3" "waitfor file -j: one cycle over 6 hosts, through S1, S2, S3"
+	rm -rf "$dir"
+	log_test "flowctl waitfor reports the wait-for cycle: each cw port, who pauses it, where its bytes wait (namespaces, and each one's show -j as a host)"
 }
 
 # Continues the baseline's ring: the deadlock is still there.

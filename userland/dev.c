@@ -7,6 +7,9 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <linux/genetlink.h>
 
@@ -147,6 +150,24 @@ void fc_fmt_mac(char out[18], uint64_t mac)
 		 (unsigned int)(mac >> 40) & 0xff, (unsigned int)(mac >> 32) & 0xff,
 		 (unsigned int)(mac >> 24) & 0xff, (unsigned int)(mac >> 16) & 0xff,
 		 (unsigned int)(mac >> 8) & 0xff, (unsigned int)mac & 0xff);
+}
+
+uint64_t fc_dev_hwaddr(const char *ifname)
+{
+	struct ifreq ifr;
+	uint64_t mac = 0;
+	int fd, k;
+
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return 0;
+	memset(&ifr, 0, sizeof(ifr));
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
+	if (!ioctl(fd, SIOCGIFHWADDR, &ifr))
+		for (k = 0; k < 6; k++)
+			mac = mac << 8 | (uint8_t)ifr.ifr_hwaddr.sa_data[k];
+	close(fd);
+	return mac;
 }
 
 int fc_dev_parse(const struct nlmsghdr *nlh, struct fc_dev *d)

@@ -29,6 +29,7 @@ struct fc_dev {
 	uint32_t stats_have;			/* bit n: FLOWCTL_A_STATS_n */
 	uint64_t stats[FLOWCTL_A_STATS_MAX + 1];
 	struct fc_prio prio[FLOWCTL_NUM_PRIOS];	/* by priority number */
+	uint64_t hwaddr;			/* its own MAC (48 bits), 0: unknown */
 };
 
 #define FC_HAS(mask, attr) (((mask) >> (attr)) & 1u)
@@ -44,6 +45,12 @@ uint64_t fc_growth(uint64_t prev, uint64_t cur, bool have_prev, bool have_cur);
 
 /* A MAC packed in 48 bits (FLOWCTL_A_DEV_PARTNER_MAC) as aa:bb:cc:dd:ee:ff. */
 void fc_fmt_mac(char out[18], uint64_t mac);
+
+/*
+ * The MAC address of ifname in this network namespace (48 bits), or 0 when
+ * it has none or cannot be read. DEV_GET does not carry it: rtnetlink does.
+ */
+uint64_t fc_dev_hwaddr(const char *ifname);
 
 /* Parse one DEV_GET message (genetlink header included). 0 or -EINVAL. */
 int fc_dev_parse(const struct nlmsghdr *nlh, struct fc_dev *d);

@@ -419,6 +419,13 @@ void fc_print_dev(const struct fc_dev *d, unsigned int what)
 	else
 		print_u64(PRINT_FP, NULL, "ifindex %s:", d->v[FLOWCTL_A_DEV_IFINDEX]);
 	dev_u64(d, FLOWCTL_A_DEV_IFINDEX, PRINT_JSON, "ifindex", NULL);
+	/* Its own MAC, which partners name in partner_mac: waitfor file. */
+	if (d->hwaddr && (what & (FC_SHOW_STATE | FC_SHOW_CONFIG))) {
+		char mac[18];
+
+		fc_fmt_mac(mac, d->hwaddr);
+		print_string(PRINT_JSON, "address", NULL, mac);
+	}
 	print_config(d, cf);
 	print_nl();
 
@@ -467,7 +474,11 @@ int fc_dev_fetch(const char *dev, const char *verb, struct fc_dev_list *l)
 			fc_nl_perror(&nl, err, dev, verb, true);
 			ret = EXIT_FAIL;
 		} else {
+			size_t i;
+
 			fc_dev_list_sort(l);
+			for (i = 0; i < l->n; i++)
+				l->dev[i].hwaddr = fc_dev_hwaddr(l->dev[i].ifname);
 		}
 	}
 	fc_nl_close(&nl);

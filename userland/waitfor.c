@@ -9,18 +9,21 @@
  * the bytes it let in wait in the egress ports of P's namespace that are
  * themselves held on p. A cycle of such waits is a deadlock: nothing in it
  * can move until something outside breaks it (the watchdog, or a drop).
+ * Ports of other machines come as files: each host's `flowctl -j show`.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <libgen.h>
 #include <net/if.h>
 #include <sched.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <jansson.h>
 
 #include "dev.h"
 #include "flowctl.h"
@@ -31,27 +34,45 @@
 
 #define NETNS_DIR	"/run/netns"
 #define MAX_NS		256
+#define MAX_FILE	(64u << 20)	/* bytes of one host's JSON */
 
 void usage_waitfor(FILE *f)
 {
 	fprintf(f,
-		"Usage: flowctl [ -j [ -p ] ] waitfor [ netns NETNS ]...\n"
+		"Usage: flowctl [ -j [ -p ] ] waitfor [ netns NETNS ]... [ file FILE ]...\n"
 		"       flowctl waitfor help\n"
-		"Read every flowctl port of the named network namespaces (default: this\n"
-		"one and every one under " NETNS_DIR ", as ip netns lists them) and report\n"
-		"each wait-for cycle: a priority paused by its partner with packets\n"
+		"Read every flowctl port of the named network namespaces and hosts, and\n"
+		"report each wait-for cycle: a priority paused by its partner with packets\n"
 		"waiting, whose partner holds it because its own bytes wait in a port that\n"
 		"is paused in turn... back to the first. Such a cycle is a PFC deadlock.\n"
-		"Exit status 3 when a cycle was found. Needs to enter the namespaces\n"
-		"(CAP_SYS_ADMIN).\n");
+		"  netns NETNS  a namespace of this machine (entering it needs\n"
+		"               CAP_SYS_ADMIN)\n"
+		"  file FILE    another machine: FILE holds what `flowctl -j show` printed\n"
+		"               there (its ports are labelled by FILE's name without .json)\n"
+		"With neither: this namespace and every one under " NETNS_DIR ", as ip netns\n"
+		"lists them. Exit status 3 when a cycle was found.\n");
 }
 
 #define port fc_wf_port
+#define graph fc_wf_set
 
-struct graph {
+struct port *fc_wf_add(struct graph *g)
+{
 	struct port *p;
-	size_t n, cap;
-};
+
+	if (g->n == g->cap) {
+		size_t cap = g->cap ? 2 * g->cap : 64;
+		struct port *np = realloc(g->p, cap * sizeof(*np));
+
+		if (!np)
+			return NULL;
+		g->p = np;
+		g->cap = cap;
+	}
+	p = &g->p[g->n++];
+	memset(p, 0, sizeof(*p));
+	return p;
+}
 
 /* A held (port, priority): paused by its partner with packets queued. */
 static bool held(const struct port *e, int prio)
@@ -71,26 +92,8 @@ static bool xoff(const struct port *e, int prio)
 	       q->v[FLOWCTL_A_PRIO_XOFF_ACTIVE];
 }
 
-static uint64_t own_mac(const char *ifname)
-{
-	struct ifreq ifr;
-	uint64_t mac = 0;
-	int fd, k;
-
-	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return 0;
-	memset(&ifr, 0, sizeof(ifr));
-	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
-	if (!ioctl(fd, SIOCGIFHWADDR, &ifr))
-		for (k = 0; k < 6; k++)
-			mac = mac << 8 | (uint8_t)ifr.ifr_hwaddr.sa_data[k];
-	close(fd);
-	return mac;
-}
-
 /* The flowctl ports of the namespace we are in, appended to g. */
-static int read_ports(struct graph *g, const char *ns)
+static int read_ports(struct graph *g, const char *ns, int node)
 {
 	struct fc_dev_list l = { 0 };
 	struct fc_nl nl;
@@ -116,23 +119,17 @@ static int read_ports(struct graph *g, const char *ns)
 		return -1;
 	}
 	for (i = 0; i < l.n; i++) {
-		struct port *p;
+		struct port *p = fc_wf_add(g);
 
-		if (g->n == g->cap) {
-			size_t cap = g->cap ? 2 * g->cap : 64;
-			struct port *np = realloc(g->p, cap * sizeof(*np));
-
-			if (!np) {
-				fc_dev_list_free(&l);
-				return -1;
-			}
-			g->p = np;
-			g->cap = cap;
+		if (!p) {
+			fc_dev_list_free(&l);
+			return -1;
 		}
-		p = &g->p[g->n++];
 		p->ns = ns;
+		p->node = node;
 		p->d = l.dev[i];
-		p->mac = own_mac(p->d.ifname);
+		p->mac = fc_dev_hwaddr(p->d.ifname);
+		p->d.hwaddr = p->mac;
 	}
 	fc_dev_list_free(&l);
 	return 0;
@@ -196,7 +193,7 @@ static bool waits(const struct graph *g, int from, int to, int prio, int *via)
 		return false;
 	p = partner_of(g, e);
 	if (p < 0 || p == to || !xoff(&g->p[p], prio) ||
-	    strcmp(g->p[p].ns, z->ns))
+	    g->p[p].node != z->node || strcmp(g->p[p].ns, z->ns))
 		return false;
 	*via = p;
 	return true;
@@ -215,12 +212,13 @@ static void print_cycle(const struct graph *g, const int *c, int len, int prio)
 
 		waits(g, c[k], c[(k + 1) % len], prio, &via);
 		open_json_object(NULL);
-		print_string(PRINT_ANY, "netns", "  %s", *e->ns ? e->ns : ".");
+		print_string(PRINT_ANY, e->host ? "host" : "netns", "  %s",
+			     *e->ns ? e->ns : ".");
 		print_string(PRINT_ANY, "ifname", "/%s", e->d.ifname);
 		print_u64(PRINT_ANY, "backlog_bytes", " (%s bytes queued)",
 			  e->d.prio[prio].v[FLOWCTL_A_PRIO_BACKLOG_BYTES]);
-		print_string(PRINT_ANY, "paused_by_netns", " is paused by %s",
-			     *g->p[via].ns ? g->p[via].ns : ".");
+		print_string(PRINT_ANY, g->p[via].host ? "paused_by_host" : "paused_by_netns",
+			     " is paused by %s", *g->p[via].ns ? g->p[via].ns : ".");
 		print_string(PRINT_ANY, "paused_by_ifname", "/%s", g->p[via].d.ifname);
 		print_string(PRINT_FP, NULL, ", whose bytes wait in %s",
 			     *n->ns ? n->ns : ".");
@@ -260,7 +258,8 @@ static int find(const struct graph *g, int start, int at, int prio, int *path,
 	return found;
 }
 
-int fc_waitfor_print(const struct fc_wf_port *ports, size_t n, int namespaces)
+int fc_waitfor_print(const struct fc_wf_port *ports, size_t n, int namespaces,
+		     int hosts)
 {
 	struct graph g = { .p = (struct port *)ports, .n = n };
 	int found = 0, prio, *path;
@@ -277,13 +276,17 @@ int fc_waitfor_print(const struct fc_wf_port *ports, size_t n, int namespaces)
 	open_json_object(NULL);
 	print_u64(PRINT_JSON, "ports", NULL, n);
 	print_u64(PRINT_JSON, "namespaces", NULL, (uint64_t)namespaces);
+	print_u64(PRINT_JSON, "hosts", NULL, (uint64_t)hosts);
 	open_json_array("cycles");
 	for (prio = 0; prio < FLOWCTL_NUM_PRIOS; prio++)
 		for (s = 0; s < n; s++)
 			found += find(&g, (int)s, (int)s, prio, path, 1, seen);
 	close_json_array();
 	print_u64(PRINT_JSON, "found", NULL, (uint64_t)found);
-	if (!found)
+	if (!found && hosts)
+		print_text("no wait-for cycle among %zu flowctl ports in %d namespaces and %d hosts\n",
+			   n, namespaces, hosts);
+	else if (!found)
 		print_text("no wait-for cycle among %zu flowctl ports in %d namespaces\n",
 			   n, namespaces);
 	close_json_object();
@@ -293,13 +296,243 @@ int fc_waitfor_print(const struct fc_wf_port *ports, size_t n, int namespaces)
 	return found;
 }
 
+/* Another machine's ports: its `flowctl -j show`, parsed with jansson. */
+
+static int __attribute__((format(printf, 3, 4)))
+bad(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* An optional MAC member: 0 absent, 1 read, -1 not a MAC. */
+static int json_mac(const json_t *o, const char *key, uint64_t *mac)
+{
+	const json_t *v = json_object_get(o, key);
+	uint8_t b[6];
+	int k;
+
+	if (!v)
+		return 0;
+	if (!json_is_string(v) || parse_mac(json_string_value(v), b))
+		return -1;
+	*mac = 0;
+	for (k = 0; k < 6; k++)
+		*mac = *mac << 8 | b[k];
+	return 1;
+}
+
+/* An optional member: a bool (as 0/1) or a non-negative integer. */
+static int json_num(const json_t *o, const char *key, bool boolean,
+		    uint32_t *have, int attr, uint64_t *v)
+{
+	const json_t *x = json_object_get(o, key);
+
+	if (!x)
+		return 0;
+	if (boolean ? !json_is_boolean(x) :
+		      !json_is_integer(x) || json_integer_value(x) < 0)
+		return -1;
+	*v = boolean ? json_is_true(x) : (uint64_t)json_integer_value(x);
+	*have |= 1u << attr;
+	return 0;
+}
+
+static int parse_prios(struct port *p, const json_t *prios, size_t n,
+		       char *err, size_t len)
+{
+	static const struct {
+		const char *key;
+		int attr;
+		bool boolean;
+	} fields[] = {
+		{ "paused", FLOWCTL_A_PRIO_PAUSED, true },
+		{ "xoff_active", FLOWCTL_A_PRIO_XOFF_ACTIVE, true },
+		{ "backlog_bytes", FLOWCTL_A_PRIO_BACKLOG_BYTES, false },
+	};
+	const json_t *o, *num;
+	size_t i, f;
+
+	if (!json_is_array(prios))
+		return bad(err, len, "port %zu (%s): \"prio\" is not an array",
+			   n, p->d.ifname);
+	json_array_foreach(prios, i, o) {
+		struct fc_prio *q;
+		json_int_t prio;
+
+		num = json_object_get(o, "prio");
+		if (!json_is_object(o) || !json_is_integer(num))
+			return bad(err, len, "port %zu (%s): prio entry %zu has no \"prio\" number",
+				   n, p->d.ifname, i);
+		prio = json_integer_value(num);
+		if (prio < 0 || prio >= FLOWCTL_NUM_PRIOS)
+			return bad(err, len, "port %zu (%s): priority %lld is not 0-%d",
+				   n, p->d.ifname, (long long)prio, FLOWCTL_NUM_PRIOS - 1);
+		q = &p->d.prio[prio];
+		if (q->have)
+			return bad(err, len, "port %zu (%s): priority %lld twice",
+				   n, p->d.ifname, (long long)prio);
+		q->have = 1u << FLOWCTL_A_PRIO_PRIO;
+		q->v[FLOWCTL_A_PRIO_PRIO] = (uint64_t)prio;
+		for (f = 0; f < sizeof(fields) / sizeof(fields[0]); f++)
+			if (json_num(o, fields[f].key, fields[f].boolean, &q->have,
+				     fields[f].attr, &q->v[fields[f].attr]))
+				return bad(err, len, "port %zu (%s) priority %lld: \"%s\" is not %s",
+					   n, p->d.ifname, (long long)prio, fields[f].key,
+					   fields[f].boolean ? "true or false" :
+					   "a count");
+	}
+	return 0;
+}
+
+static int parse_port(struct graph *g, const json_t *o, size_t n,
+		      const char *label, int node, char *err, size_t len)
+{
+	const json_t *name = json_object_get(o, "ifname"), *prios;
+	uint64_t mac = 0;
+	struct port *p;
+
+	if (!json_is_object(o))
+		return bad(err, len, "port %zu is not a JSON object", n);
+	if (!json_is_string(name) || !*json_string_value(name) ||
+	    strlen(json_string_value(name)) >= IF_NAMESIZE)
+		return bad(err, len, "port %zu has no \"ifname\" (an interface name)", n);
+	p = fc_wf_add(g);
+	if (!p)
+		return bad(err, len, "out of memory");
+	p->ns = label;
+	p->node = node;
+	p->host = true;
+	snprintf(p->d.ifname, sizeof(p->d.ifname), "%s", json_string_value(name));
+	p->d.have = 1u << FLOWCTL_A_DEV_IFNAME;
+	switch (json_mac(o, "address", &mac)) {
+	case 1:
+		p->mac = mac;
+		p->d.hwaddr = mac;
+		break;
+	case 0:
+		return bad(err, len,
+			   "port %zu (%s) has no \"address\": printed by an older flowctl? Run this version's flowctl -j show",
+			   n, p->d.ifname);
+	default:
+		return bad(err, len, "port %zu (%s): \"address\" is not a MAC address",
+			   n, p->d.ifname);
+	}
+	switch (json_mac(o, "partner_mac", &mac)) {
+	case 1:
+		p->d.have |= 1u << FLOWCTL_A_DEV_PARTNER_MAC;
+		p->d.v[FLOWCTL_A_DEV_PARTNER_MAC] = mac;
+		break;
+	case -1:
+		return bad(err, len, "port %zu (%s): \"partner_mac\" is not a MAC address",
+			   n, p->d.ifname);
+	}
+	prios = json_object_get(o, "prio");
+	return prios ? parse_prios(p, prios, n, err, len) : 0;
+}
+
+int fc_wf_parse_show(struct graph *g, const char *text, size_t len,
+		     const char *label, int node, char *err, size_t errlen)
+{
+	size_t n0 = g->n, i;
+	json_error_t je;
+	json_t *root, *o;
+	int ret = 0;
+
+	root = json_loadb(text, len, 0, &je);
+	if (!root)
+		return bad(err, errlen, "line %d column %d: %s", je.line, je.column,
+			   je.text);
+	if (!json_is_array(root))
+		ret = bad(err, errlen,
+			  "not what flowctl -j show prints (a JSON array of ports)");
+	json_array_foreach(root, i, o) {
+		if (ret)
+			break;
+		ret = parse_port(g, o, i, label, node, err, errlen);
+	}
+	json_decref(root);
+	if (ret)
+		g->n = n0;
+	return ret;
+}
+
+/* FILE's label: its name without the directory and ".json". */
+static char *file_label(const char *path)
+{
+	char *copy = strdup(path), *label, *dot;
+
+	if (!copy)
+		return NULL;
+	label = strdup(basename(copy));
+	free(copy);
+	if (!label)
+		return NULL;
+	dot = strrchr(label, '.');
+	if (dot && dot != label && !strcmp(dot, ".json"))
+		*dot = '\0';
+	return label;
+}
+
+static int read_host(struct graph *g, const char *path, const char *label,
+		     int node)
+{
+	char err[256], *text = NULL;
+	size_t len = 0, cap = 0, got;
+	int ret = -1;
+	FILE *f;
+
+	f = fopen(path, "r");
+	if (!f) {
+		fprintf(stderr, "waitfor: cannot read %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	do {
+		if (len == cap) {
+			char *nt;
+
+			if (cap >= MAX_FILE) {
+				fprintf(stderr, "waitfor: %s: more than %u MiB\n", path,
+					MAX_FILE >> 20);
+				goto out;
+			}
+			cap = cap ? 2 * cap : 65536;
+			nt = realloc(text, cap);
+			if (!nt) {
+				fprintf(stderr, "waitfor: out of memory\n");
+				goto out;
+			}
+			text = nt;
+		}
+		got = fread(text + len, 1, cap - len, f);
+		len += got;
+	} while (got);
+	if (ferror(f)) {
+		fprintf(stderr, "waitfor: cannot read %s: %s\n", path, strerror(errno));
+		goto out;
+	}
+	ret = fc_wf_parse_show(g, text, len, label, node, err, sizeof(err));
+	if (ret)
+		fprintf(stderr, "waitfor: %s: %s\n", path, err);
+out:
+	fclose(f);
+	free(text);
+	return ret;
+}
+
 int cmd_waitfor(int argc, char **argv)
 {
-	static const char *const words[] = { "netns", "help", NULL };
-	const char *names[MAX_NS];
+	static const char *const words[] = { "netns", "file", "help", NULL };
+	const char *names[MAX_NS], *files[MAX_NS];
+	char *labels[MAX_NS] = { NULL };
 	struct stat seen[MAX_NS + 1];
 	struct graph g = { 0 };
-	int n = 0, nseen = 0, nread = 0, home, ret = EXIT_OK, found, k;
+	int n = 0, nf = 0, nseen = 0, nread = 0, node = 0, home = -1;
+	int ret = EXIT_OK, found, k, i;
 	char path[4096];
 	bool all = true;
 
@@ -307,38 +540,63 @@ int cmd_waitfor(int argc, char **argv)
 		k = parse_keyword(argv[0], words);
 		if (k < 0)
 			return bad_keyword(argv[0], words, k, "waitfor");
-		if (k == 1) {
+		if (k == 2) {
 			usage_waitfor(stdout);
 			return EXIT_OK;
 		}
 		if (argc < 2)
-			return missing_value("netns", "a network namespace name");
-		if (n == MAX_NS) {
-			fprintf(stderr, "Error: at most %d namespaces\n", MAX_NS);
+			return k ? missing_value("file", "a file of flowctl -j show's output") :
+				   missing_value("netns", "a network namespace name");
+		if ((k ? nf : n) == MAX_NS) {
+			fprintf(stderr, "Error: at most %d %s\n", MAX_NS,
+				k ? "files" : "namespaces");
 			return EXIT_USAGE;
 		}
-		if (strchr(argv[1], '/') || !*argv[1]) {
+		if (k == 1) {
+			files[nf++] = argv[1];
+		} else if (strchr(argv[1], '/') || !*argv[1]) {
 			fprintf(stderr, "Error: \"%s\" is not a namespace name (as ip netns names them)\n",
 				argv[1]);
 			return EXIT_USAGE;
+		} else {
+			names[n++] = argv[1];
 		}
-		names[n++] = argv[1];
 		all = false;
 		argc -= 2;
 		argv += 2;
 	}
-	home = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
-	if (home < 0) {
-		fprintf(stderr, "waitfor: cannot open this network namespace: %s\n",
-			strerror(errno));
-		return EXIT_FAIL;
+	/* Each host once, and by a name of its own. */
+	for (k = 0; k < nf; k++) {
+		labels[k] = file_label(files[k]);
+		if (!labels[k]) {
+			fprintf(stderr, "waitfor: out of memory\n");
+			ret = EXIT_FAIL;
+			goto out;
+		}
+		for (i = 0; i < k; i++)
+			if (!strcmp(labels[i], labels[k])) {
+				fprintf(stderr,
+					"Error: %s and %s would both be host \"%s\": give each host's file its own name\n",
+					files[i], files[k], labels[k]);
+				ret = EXIT_USAGE;
+				goto out;
+			}
+	}
+	if (n || all) {
+		home = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+		if (home < 0) {
+			fprintf(stderr, "waitfor: cannot open this network namespace: %s\n",
+				strerror(errno));
+			ret = EXIT_FAIL;
+			goto out;
+		}
 	}
 	if (all) {
 		DIR *dir = opendir(NETNS_DIR);
 		struct dirent *de;
 
 		same_ns("/proc/self/ns/net", seen, &nseen);
-		if (read_ports(&g, ""))
+		if (read_ports(&g, "", node++))
 			ret = EXIT_FAIL;
 		nread++;
 		while (dir && (de = readdir(dir)) && n < MAX_NS) {
@@ -366,7 +624,7 @@ int cmd_waitfor(int argc, char **argv)
 			if (!all)
 				ret = EXIT_FAIL;
 		} else {
-			if (read_ports(&g, names[k]))
+			if (read_ports(&g, names[k], node++))
 				ret = EXIT_FAIL;
 			nread++;
 		}
@@ -377,16 +635,22 @@ int cmd_waitfor(int argc, char **argv)
 			break;
 		}
 	}
-	close(home);
+	for (k = 0; k < nf && ret == EXIT_OK; k++)
+		if (read_host(&g, files[k], labels[k], node++))
+			ret = EXIT_FAIL;
 	if (ret != EXIT_OK)
 		goto out;
 
-	found = fc_waitfor_print(g.p, g.n, nread);
+	found = fc_waitfor_print(g.p, g.n, nread, nf);
 	ret = found < 0 ? EXIT_FAIL : found ? EXIT_FOUND : EXIT_OK;
 out:
+	if (home >= 0)
+		close(home);
 	if (all)
 		for (k = 0; k < n; k++)
 			free((char *)names[k]);
+	for (k = 0; k < nf; k++)
+		free(labels[k]);
 	free(g.p);
 	return ret;
 }

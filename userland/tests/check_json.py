@@ -43,7 +43,7 @@ TOP_TYPES = {
     "limit_bytes": int, "xoff_bytes": int, "xon_bytes": int, "quanta": int,
     "headroom_bytes": int, "prio_tc": list, "tc_bw": list, "stats": dict, "prio": list,
     "wd_detect_ms": int, "wd_restore_ms": int, "wd_action": str, "tx_storm_ms": int,
-    "partner_mac": str,
+    "partner_mac": str, "address": str,
 }
 STATS_KEYS = ["rx_pause", "rx_xon", "rx_pfc", "tx_pause", "tx_xon", "tx_pfc",
               "rx_ignored", "rx_malformed", "rx_unsupported", "partner_ignored",
@@ -127,6 +127,9 @@ def check_show(out):
        "show: prio 3 paused with time left and the time so far")
     ok(full["partner_mac"] == "02:00:5e:10:20:fe", "show: partner_mac, six bytes in order",
        full.get("partner_mac"))
+    ok(full["address"] == "02:00:5e:10:20:a1" and "address" not in sparse,
+       "show: address, the port's own MAC, six bytes in order (absent when unknown)",
+       full.get("address"))
     ok(full["wd_detect_ms"] == 200 and full["wd_action"] == "drop" and full["tx_storm_ms"] == 500,
        "show: the watchdog's and the storm guard's settings")
     ok(full["tc_bw"] == [30, 0, 0, 50, 0, 20, 0, 0], "show: tc_bw, the ETS share of each class",
@@ -436,7 +439,7 @@ def check_man(out, run_docs, man):
     docs = [load(os.path.join(out, n)) for n in ("show.json", "stats.json", "watch.json",
                                                  "send.json", "doctor.json",
                                                  "doctor-nomodule.json", "watchdog.json",
-                                                 "waitfor.json")]
+                                                 "waitfor.json", "waitfor-hosts.json")]
     for n in ("events.jsonl", "entries.jsonl", "sample.jsonl", "dcbx.jsonl"):
         with open(os.path.join(out, n)) as f:
             docs += [json.loads(line) for line in f.read().splitlines() if line]

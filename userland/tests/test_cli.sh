@@ -124,7 +124,8 @@ expect 2 "$err" 'did you mean watch or watchdog?' "wat: watch or watchdog" -- wa
 expect 2 "$err" 'What is "frob"? Expected dev, on, off, detection, restoration, action or help\.' "watchdog: the words it takes" -- watchdog frob
 expect 2 "$err" 'watchdog settings need dev DEV' "watchdog: settings need a port" -- watchdog on
 expect 2 "$err" 'not a namespace name' "waitfor: a path is not a namespace name" -- waitfor netns a/b
-expect 2 "$err" 'What is "frob"? Expected netns or help\.' "waitfor: the words it takes" -- waitfor frob
+expect 2 "$err" 'What is "frob"? Expected netns, file or help\.' "waitfor: the words it takes" -- waitfor frob
+expect 2 "$err" 'file needs a value: a file of flowctl -j show' "waitfor: file needs a value" -- waitfor file
 expect 2 "$err" 'What is "count"?' "doctor: no count" -- doctor count 3
 expect 2 "$err" 'Try "flowctl doctor help"' "doctor: an unknown word names doctor's help" -- doctor frob
 expect 2 "$err" 'interval "0.001" is out of range' "doctor: interval bound" -- doctor interval 0.001
@@ -143,6 +144,43 @@ fi
 run doctor dev lo interval 0.01
 ! grep -q measuring "$out"
 ok $? "doctor: progress goes to stderr, not stdout"
+
+# waitfor over other machines' flowctl -j show: a ring of three switches,
+# each Si's cw port paused on priority 3 by S(i+1)'s ccw port, which holds
+# XOFF while its bytes wait in S(i+1)'s cw.
+wf=$(mktemp -d)
+trap 'rm -f "$out" "$err"; rm -rf "$wf"' EXIT
+for i in 1 2 3; do
+	nx=$((i % 3 + 1))
+	# shellcheck disable=SC2016 # the $ of $3 is jq's, not ours
+	printf '[{"ifname":"cw","ifindex":2,"address":"02:00:00:00:01:0%d","partner_mac":"02:00:00:00:02:0%d",
+	  "prio":[{"prio":3,"paused":true,"xoff_active":false,"backlog_bytes":%d000}]},
+	 {"ifname":"ccw","ifindex":3,"address":"02:00:00:00:02:0%d",
+	  "prio":[{"prio":3,"paused":false,"xoff_active":%s,"backlog_bytes":0}]}]\n' \
+		"$i" "$nx" "$i" "$i" true >"$wf/S$i.json"
+done
+expect 3 "$out" '^  S1/cw (1000 bytes queued) is paused by S2/ccw, whose bytes wait in S2/cw$' \
+	"waitfor file: three hosts' show -j, one cycle, named by host" -- \
+	waitfor file "$wf/S1.json" file "$wf/S2.json" file "$wf/S3.json"
+expect 3 "$out" '"hosts":3,"cycles":\[{"prio":3,"ports":\[{"host":"S1","ifname":"cw"' \
+	"waitfor file -j: hosts, and ports by host" -- \
+	-j waitfor file "$wf/S1.json" file "$wf/S2.json" file "$wf/S3.json"
+mkdir "$wf/free"
+sed 's/"xoff_active":true/"xoff_active":false/' "$wf/S2.json" >"$wf/free/S2.json"
+expect 0 "$out" '^no wait-for cycle among 6 flowctl ports in 0 namespaces and 3 hosts$' \
+	"waitfor file: one host out of XOFF, no cycle" -- \
+	waitfor file "$wf/S1.json" file "$wf/free/S2.json" file "$wf/S3.json"
+expect 2 "$err" 'both be host "S1": give each host' "waitfor file: two files one host name" -- \
+	waitfor file "$wf/S1.json" file "$wf/free/../S1.json"
+expect 1 "$err" "waitfor: cannot read $wf/none.json: No such file" "waitfor file: a file that is not there" -- \
+	waitfor file "$wf/none.json"
+printf '[{"ifname":"cw"}]\n' >"$wf/old.json"
+expect 1 "$err" 'old.json: port 0 (cw) has no "address": printed by an older flowctl' \
+	"waitfor file: a port without its address" -- waitfor file "$wf/S1.json" file "$wf/old.json"
+[ ! -s "$out" ]
+ok $? "waitfor file: nothing reported when a file is refused"
+printf '[{"ifname":"cw",' >"$wf/cut.json"
+expect 1 "$err" 'cut.json: line 1 column 16: ' "waitfor file: cut JSON, where" -- waitfor file "$wf/cut.json"
 
 # show and stats: either the module answers, or we are told it is not loaded.
 run show

@@ -93,7 +93,10 @@ else
 	echo "not ok $n - flowctl help: '$cmds'; completion: '$mine'"
 	fail=1
 fi
-for c in set send doctor; do
+check "flowctl waitfor " netns file help
+check "flowctl waitfor netns x file y " netns file
+check "flowctl waitfor file $here/completion/flow" "$here/completion/flowctl"
+for c in set send doctor waitfor; do
 	n=$((n + 1))
 	# Every keyword the completion offers after "dev X" appears in the help.
 	kw=$(comp "flowctl $c dev lo " | xargs -n1 | grep -v '^help$')

@@ -37,6 +37,8 @@ static void load(void)
 	ktap_ok(fc_dev_parse(nlh, &devs.dev[1]) == 0, "parse: a sparse DEV_GET reply");
 	devs.n = 2;
 	fc_dev_list_sort(&devs);
+	/* show reads the port's own MAC beside the reply; the full one has one. */
+	devs.dev[1].hwaddr = 0x02005e1020a1ULL;
 }
 
 static void test_parsed(void)
@@ -155,7 +157,9 @@ static int ring(struct fc_wf_port *w, int ccw_xoff_off, char **out)
 		cw->ns = ns[i];
 		snprintf(cw->d.ifname, sizeof(cw->d.ifname), "cw");
 		cw->mac = 0x020000000010ULL + (uint64_t)i;
-		p->have = 1u << FLOWCTL_A_PRIO_PAUSED | 1u << FLOWCTL_A_PRIO_BACKLOG_BYTES;
+		p->have = 1u << FLOWCTL_A_PRIO_PRIO | 1u << FLOWCTL_A_PRIO_PAUSED |
+			  1u << FLOWCTL_A_PRIO_BACKLOG_BYTES;
+		p->v[FLOWCTL_A_PRIO_PRIO] = 3;
 		p->v[FLOWCTL_A_PRIO_PAUSED] = 1;
 		p->v[FLOWCTL_A_PRIO_BACKLOG_BYTES] = 1000 * (uint64_t)(i + 1);
 		cw->d.have = 1u << FLOWCTL_A_DEV_PARTNER_MAC;
@@ -163,12 +167,13 @@ static int ring(struct fc_wf_port *w, int ccw_xoff_off, char **out)
 		ccw->ns = ns[(i + 1) % 3];
 		snprintf(ccw->d.ifname, sizeof(ccw->d.ifname), "ccw");
 		ccw->mac = 0x020000000020ULL + (uint64_t)(i + 1) % 3;
-		ccw->d.prio[3].have = 1u << FLOWCTL_A_PRIO_XOFF_ACTIVE;
+		ccw->d.prio[3].have = 1u << FLOWCTL_A_PRIO_PRIO | 1u << FLOWCTL_A_PRIO_XOFF_ACTIVE;
+		ccw->d.prio[3].v[FLOWCTL_A_PRIO_PRIO] = 3;
 		ccw->d.prio[3].v[FLOWCTL_A_PRIO_XOFF_ACTIVE] = (i + 1) % 3 != ccw_xoff_off;
 	}
 	f = open_memstream(out, &n);
 	print_init(false, false, f);
-	found = fc_waitfor_print(w, 6, 3);
+	found = fc_waitfor_print(w, 6, 3, 0);
 	fclose(f);
 	print_init(false, false, stdout);
 	return found;
@@ -196,11 +201,127 @@ static void test_waitfor(const char *dir)
 	free(t);
 	f = open_memstream(&j, &n);
 	print_init(true, false, f);
-	fc_waitfor_print(w, 6, 3);
+	fc_waitfor_print(w, 6, 3, 0);
 	fclose(f);
 	print_init(false, false, stdout);
 	save(dir, "waitfor.json", j);
 	free(j);
+}
+
+/*
+ * The ring again with each switch on a machine of its own: what its
+ * flowctl -j show prints, read back by waitfor's file reader. Returns the
+ * cycles found (the report in *out), or -1 when a host did not parse.
+ */
+static int hosts_ring(int ccw_xoff_off, bool json, char **out, size_t *nports)
+{
+	static const char *const label[] = { "S1", "S2", "S3" };
+	struct fc_wf_set set = { 0 };
+	struct fc_wf_port w[6];
+	char err[256], *t = NULL;
+	int i, k, found = 0;
+	size_t n = 0;
+	FILE *f;
+
+	ring(w, ccw_xoff_off, &t);
+	free(t);
+	for (i = 0; i < 3; i++) {
+		struct fc_dev d[2];
+		struct fc_dev_list l = { .dev = d };
+		char *j;
+
+		for (k = 0; k < 6; k++)
+			if (!strcmp(w[k].ns, label[i])) {
+				d[l.n] = w[k].d;
+				d[l.n].hwaddr = w[k].mac;
+				d[l.n].have |= 1u << FLOWCTL_A_DEV_IFNAME;
+				l.n++;
+			}
+		j = render(true, i == 1, FC_SHOW_ALL, &l);
+		if (fc_wf_parse_show(&set, j, strlen(j), label[i], i, err, sizeof(err))) {
+			printf("# %s: %s\n", label[i], err);
+			found = -1;
+		}
+		free(j);
+	}
+	*nports = set.n;
+	if (!found) {
+		f = open_memstream(out, &n);
+		print_init(json, false, f);
+		found = fc_waitfor_print(set.p, set.n, 0, 3);
+		fclose(f);
+		print_init(false, false, stdout);
+	}
+	free(set.p);
+	return found;
+}
+
+static void test_waitfor_hosts(const char *dir)
+{
+	static const struct {
+		const char *json, *err;
+	} bad[] = {
+		{ "[{\"ifname\": \"cw\"", "line 1 column" },
+		{ "{\"ifname\": \"cw\"}", "a JSON array of ports" },
+		{ "[7]", "port 0 is not a JSON object" },
+		{ "[{\"ifindex\": 3}]", "port 0 has no \"ifname\"" },
+		{ "[{\"ifname\": \"a-name-longer-than-ifnamsiz\"}]", "port 0 has no \"ifname\"" },
+		{ "[{\"ifname\": \"cw\"}]", "has no \"address\": printed by an older flowctl?" },
+		{ "[{\"ifname\": \"cw\", \"address\": \"02:00:00:00:00\"}]",
+		  "\"address\" is not a MAC address" },
+		{ "[{\"ifname\": \"cw\", \"address\": \"02:00:00:00:00:01\", \"partner_mac\": 5}]",
+		  "\"partner_mac\" is not a MAC address" },
+		{ "[{\"ifname\": \"cw\", \"address\": \"02:00:00:00:00:01\", \"prio\": {}}]",
+		  "\"prio\" is not an array" },
+		{ "[{\"ifname\": \"cw\", \"address\": \"02:00:00:00:00:01\", \"prio\": [{\"paused\": true}]}]",
+		  "prio entry 0 has no \"prio\" number" },
+		{ "[{\"ifname\": \"cw\", \"address\": \"02:00:00:00:00:01\", \"prio\": [{\"prio\": 8}]}]",
+		  "priority 8 is not 0-7" },
+		{ "[{\"ifname\": \"cw\", \"address\": \"02:00:00:00:00:01\", \"prio\": [{\"prio\": 3}, {\"prio\": 3}]}]",
+		  "priority 3 twice" },
+		{ "[{\"ifname\": \"cw\", \"address\": \"02:00:00:00:00:01\", \"prio\": [{\"prio\": 3, \"paused\": 1}]}]",
+		  "\"paused\" is not true or false" },
+		{ "[{\"ifname\": \"cw\", \"address\": \"02:00:00:00:00:01\", \"prio\": [{\"prio\": 3, \"backlog_bytes\": -1}]}]",
+		  "\"backlog_bytes\" is not a count" },
+		/* One good port, then a bad one: neither is kept. */
+		{ "[{\"ifname\": \"ok\", \"address\": \"02:00:00:00:00:02\"}, {\"ifname\": \"cw\", \"address\": \"x\"}]",
+		  "port 1 (cw): \"address\" is not a MAC address" },
+	};
+	struct fc_wf_set set = { 0 };
+	char *t = NULL, *j = NULL, err[256];
+	size_t np = 0, i;
+
+	KTAP_EQ_U64(hosts_ring(-1, false, &t, &np), 1,
+		    "waitfor file: three hosts' flowctl -j show, read back, hold the ring's one cycle");
+	KTAP_EQ_U64(np, 6, "waitfor file: every port of the three hosts was read");
+	ktap_ok(t && strstr(t, "  S1/cw (1000 bytes queued) is paused by S2/ccw, whose bytes wait in S2/cw\n") &&
+		strstr(t, "  S3/cw (3000 bytes queued) is paused by S1/ccw, whose bytes wait in S1/cw\n"),
+		"waitfor file: the cycle names each host's ports, as from namespaces");
+	free(t);
+	t = NULL;
+	KTAP_EQ_U64(hosts_ring(1, false, &t, &np), 0,
+		    "waitfor file: one host's port out of XOFF breaks the cycle");
+	ktap_ok(t && strstr(t, "no wait-for cycle among 6 flowctl ports in 0 namespaces and 3 hosts") != NULL,
+		"waitfor file: says so, counting the hosts");
+	free(t);
+	hosts_ring(-1, true, &j, &np);
+	ktap_ok(j && strstr(j, "\"hosts\":3") && strstr(j, "\"host\":\"S1\"") &&
+		strstr(j, "\"paused_by_host\":\"S2\"") && !strstr(j, "\"netns\""),
+		"waitfor file -j: ports are named by host, not netns");
+	save(dir, "waitfor-hosts.json", j);
+	free(j);
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		int r = fc_wf_parse_show(&set, bad[i].json, strlen(bad[i].json), "h", 0,
+					 err, sizeof(err));
+
+		ktap_ok(r == -1 && set.n == 0 && strstr(err, bad[i].err),
+			"waitfor file: %s is refused (%s), nothing kept", bad[i].json, err);
+	}
+	KTAP_EQ_U64(fc_wf_parse_show(&set, "[]", 2, "h", 0, err, sizeof(err)), 0,
+		    "waitfor file: a host with no flowctl port is []");
+	KTAP_EQ_U64(set.n, 0, "waitfor file: [] adds no port");
+	free(set.p);
 }
 
 static void test_json(const char *dir)
@@ -419,6 +540,7 @@ int main(int argc, char **argv)
 	test_text();
 	test_json(argv[1]);
 	test_waitfor(argv[1]);
+	test_waitfor_hosts(argv[1]);
 	test_events(argv[1]);
 	fc_dev_list_free(&devs);
 	return ktap_finish();
