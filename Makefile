@@ -103,7 +103,7 @@ demo:
 	@$(TOP)/scripts/lab $(DEMO_ARGS)
 
 selftests: module userland
-	$(TOP)/scripts/vm-run $(if $(KVER),--kernel $(KVER)) -- $(TOP)/selftests/run
+	$(TOP)/scripts/vm-run $(if $(KVER),--kernel $(KVER)) --nic virtio --nic e1000e --nic igb -- $(TOP)/selftests/run
 
 lint:
 	@$(TOP)/scripts/lint

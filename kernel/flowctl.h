@@ -244,6 +244,7 @@ struct fc_sched {
 	/* seldom used */
 	struct nf_hook_ops hook;
 	bool hook_registered;
+	bool mc_joined;			/* 01:80:c2:00:00:01 in the device's filter */
 };
 
 /* One pause event to report once the locks are dropped. */

@@ -391,6 +391,17 @@ int fc_rx_hook_register(struct fc_sched *q, struct netlink_ext_ack *extack)
 		return err;
 	}
 	q->hook_registered = true;
+	/* A NIC's receive filter drops multicast it was not told about, and
+	 * PAUSE and PFC go to 01:80:c2:00:00:01 (veth has no filter; an
+	 * emulated e1000e, igb or virtio-net does). ip maddr shows it.
+	 */
+	err = dev_mc_add(dev, mc_pause_da);
+	if (err) {
+		NL_SET_ERR_MSG(extack,
+			       "cannot add 01:80:c2:00:00:01 to the device's multicast filter");
+		return err;
+	}
+	q->mc_joined = true;
 	return 0;
 }
 
@@ -406,6 +417,10 @@ void fc_rx_destroy(struct fc_sched *q)
 	if (q->hook_registered) {
 		nf_unregister_net_hook(dev_net(qdisc_dev(q->sch)), &q->hook);
 		q->hook_registered = false;
+	}
+	if (q->mc_joined) {
+		dev_mc_del(qdisc_dev(q->sch), mc_pause_da);
+		q->mc_joined = false;
 	}
 	WRITE_ONCE(q->rx_dead, true);
 	smp_mb();	/* rx_dead before rx_busy: pairs with fc_ingress() */

@@ -1,0 +1,328 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# flowctl on real drivers: the NIC pairs that scripts/vm-run --nic gives the
+# VM (virtio-net, e1000e, igb, each pair joined back to back by a two-port
+# qemu hub), one lab per pair, with the driver's own TX ring, link speed and
+# receive filter in the path instead of veth's.
+#
+#   +-- ns H --+   NIC pair   +------------ ns S ------------+       +-- ns R --+
+#   | a0       |==============| s0 (tx)     br0     s1 (rate) |=======| b0       |
+#   | flowctl  | (the driver) | flowctl             flowctl   |  veth |          |
+#   +----------+              +------------------------------+       +----------+
+#   198.18.0.1                                                        198.18.0.2
+#
+# Per model M:
+#   wire_M      the pair carries IP; attaching flowctl put 01:80:c2:00:00:01
+#               in the NIC's multicast filter (without it an emulated NIC
+#               drops every PAUSE); the speed the driver reports
+#   pause_M     a PAUSE built by scapy, sent by s0's driver, opens a gap of
+#               its length in a0's stream; with rx off the same frame
+#               opens none (the emulated MAC does not pause by itself)
+#   pfc_M       PFC for priority 3 gaps that priority's stream only
+#   lossless_M  the bridge's congested egress makes s0 send PAUSE through
+#               the driver: no drop; its baseline (tx off) drops
+# And on veth: mc_filter, how the multicast filter entry comes and goes.
+
+source "$(dirname "$0")/lib.sh"
+require_cmd jq tc ip ethtool
+
+# "MODEL,MAC,MAC ..." from vm-run --nic.
+read -r -a PAIRS <<<"${FLOWCTL_NICS:-}"
+MODELS=()
+for p in "${PAIRS[@]}"; do
+	MODELS+=("${p%%,*}")
+done
+ALL_TESTS="mc_filter"
+for m in "${MODELS[@]}"; do
+	ALL_TESTS+=" wire_$m pause_$m pfc_$m lossless_$m"
+done
+[ ${#MODELS[@]} -gt 0 ] || ALL_TESTS+=" nic_pairs"
+RETRY_TIMING=1
+TIMING_CASES=
+for m in "${MODELS[@]}"; do
+	TIMING_CASES+=" pause_$m pfc_$m lossless_$m"
+done
+
+SPEED=100		# quanta at 100 Mb/s: 5.12 us each
+QUANTA=40000		# 204.8 ms
+PAUSE_US=$((QUANTA * 512 / SPEED))
+RATE_MBIT=20
+TMP=$(mktemp -d)
+declare -A H S R IF0 IF1 LAB_ERR
+
+# nic_of MAC: the interface (in this namespace) with that address.
+nic_of()
+{
+	local f
+
+	for f in /sys/class/net/*/address; do
+		[ "$(cat "$f")" = "$1" ] && { basename "$(dirname "$f")"; return 0; }
+	done
+	return 1
+}
+
+# lab M MAC0 MAC1: the namespaces of model M's lab, from its pair.
+lab()
+{
+	local m=$1 mac0=$2 mac1=$3 i0 i1 h s r
+
+	if ! i0=$(nic_of "$mac0") || ! i1=$(nic_of "$mac1"); then
+		LAB_ERR[$m]="no interface has $mac0 or $mac1: is the $m driver in this kernel?"
+		return 0
+	fi
+	IF0[$m]=$i0
+	IF1[$m]=$i1
+	setup_ns "H_$m" "S_$m" "R_$m" || return 1
+	eval "h=\$H_$m s=\$S_$m r=\$R_$m"
+	H[$m]=$h
+	S[$m]=$s
+	R[$m]=$r
+	ip link set dev "$i0" netns "$h" || return 1
+	ip -n "$h" link set dev "$i0" name a0 || return 1
+	ip link set dev "$i1" netns "$s" || return 1
+	ip -n "$s" link set dev "$i1" name s0 || return 1
+	ip -n "$h" link set a0 up
+	ip -n "$s" link set s0 up
+	veth_pair "$s" s1 "$r" b0 || return 1
+	ip -n "$s" link add name br0 type bridge
+	ip -n "$s" link set s0 master br0
+	ip -n "$s" link set s1 master br0
+	ip -n "$s" link set br0 up
+	ip -n "$h" addr add 198.18.0.1/24 dev a0
+	ip -n "$r" addr add 198.18.0.2/24 dev b0
+	ip -n "$h" neigh add 198.18.0.2 lladdr "$(mac_of "$r" b0)" dev a0 nud permanent
+	ip -n "$r" neigh add 198.18.0.1 lladdr "$(mac_of "$h" a0)" dev b0 nud permanent
+	ip netns exec "$h" tc qdisc add dev a0 root flowctl || return 1
+	ip netns exec "$s" tc qdisc add dev s0 root flowctl || return 1
+	ip netns exec "$s" tc qdisc add dev s1 root flowctl || return 1
+	fc "$s" set dev s1 rate ${RATE_MBIT}mbit || return 1
+	# a0's line rate: 10 x the bottleneck (the lab's sending port is shaped,
+	# as a wire is; the emulated NIC itself sends as fast as qemu runs).
+	fc "$h" set dev a0 speed $SPEED rate $((10 * RATE_MBIT))mbit || return 1
+	fc "$s" set dev s0 speed $SPEED xoff 500k xon 350k || return 1
+}
+
+setup_prepare()
+{
+	local p m
+
+	for p in "${PAIRS[@]}"; do
+		IFS=, read -r m mac0 mac1 <<<"$p"
+		lab "$m" "$mac0" "$mac1" || return 1
+	done
+}
+
+# has_lab M: the lab of M exists, or the case fails saying why not.
+has_lab()
+{
+	[ -z "${LAB_ERR[$1]:-}" ] && return 0
+	check_err 1 "${LAB_ERR[$1]}"
+	return 1
+}
+
+nic_pairs()
+{
+	log_skip "NICs of real drivers" "no NIC pairs in this VM (scripts/vm-run --nic virtio --nic e1000e --nic igb; make check gives them)"
+}
+
+# maddr NS DEV: does DEV's multicast list hold the PAUSE address?
+maddr()
+{
+	ip -n "$1" maddr show dev "$2" | grep -q '01:80:c2:00:00:01'
+}
+
+mc_filter()
+{
+	setup_ns V
+	veth_pair "$V" v0 "$V" v1
+	maddr "$V" v0
+	check_fail $? "01:80:c2:00:00:01 on v0 before flowctl"
+	ip netns exec "$V" tc qdisc add dev v0 root flowctl
+	maddr "$V" v0
+	check_err $? "attaching flowctl did not add 01:80:c2:00:00:01 to v0's multicast list"
+	ip netns exec "$V" tc qdisc del dev v0 root
+	maddr "$V" v0
+	check_fail $? "01:80:c2:00:00:01 still on v0 after flowctl went"
+	# A user's own entry is counted apart from flowctl's.
+	ip -n "$V" maddr add 01:80:c2:00:00:01 dev v0
+	ip netns exec "$V" tc qdisc add dev v0 root flowctl
+	ip netns exec "$V" tc qdisc del dev v0 root
+	maddr "$V" v0
+	check_err $? "flowctl's detach took the user's own 01:80:c2:00:00:01 entry"
+	ip -n "$V" maddr del 01:80:c2:00:00:01 dev v0
+	log_test "attach joins 01:80:c2:00:00:01 (the NIC's filter passes PAUSE), detach leaves it, a user's entry stays"
+}
+
+wire()
+{
+	local m=$1 h s drv spd src
+
+	has_lab "$m" || { log_test "$m: the pair is a wire"; return; }
+	h=${H[$m]} s=${S[$m]}
+	drv=$(ip netns exec "$h" ethtool -i a0 | awk '/^driver:/ {print $2}')
+	log_info "$m: a0 is ${IF0[$m]}, s0 is ${IF1[$m]}, driver $drv"
+	case $m in
+	virtio) check_eq "$drv" virtio_net "a0's driver" ;;
+	*) check_eq "$drv" "$m" "a0's driver" ;;
+	esac
+	ip netns exec "$h" ping -c 3 -i 0.2 -W 2 198.18.0.2 >/dev/null
+	check_err $? "no ping across the $m pair and the bridge"
+	maddr "$h" a0
+	check_err $? "01:80:c2:00:00:01 not in a0's multicast list"
+	maddr "$s" s0
+	check_err $? "01:80:c2:00:00:01 not in s0's multicast list"
+	spd=$(fc "$h" -j show dev a0 | jq -r '.[0].speed_mbps')
+	src=$(fc "$h" -j show dev a0 | jq -r '.[0].speed_source')
+	log_info "$m: a0's quanta speed $spd Mb/s ($src); ethtool: $(ip netns exec "$h" ethtool a0 2>/dev/null |
+		awk '/Speed:|Duplex:/ {printf "%s %s ", $1, $2}')"
+	log_test "$m: the pair is a wire, flowctl on both ends, the PAUSE address in both NICs' filters"
+}
+
+# stream M "PORT:PRIO ..." HEX: one UDP stream per PORT:PRIO from H to R for
+# about 1.5 s; HEX leaves s0 300 ms after every stream flows. GAP[PORT]:
+# each stream's longest gap (us).
+declare -A GAP
+stream()
+{
+	local m=$1 flows=$2 hex=$3 f port prio pids=() rpids=()
+	local h=${H[$m]} s=${S[$m]} r=${R[$m]}
+
+	GAP=()
+	for f in $flows; do
+		port=${f%%:*}
+		rm -f "$TMP/r.$port"
+		ip netns exec "$r" "$FCTEST" recv "$port" 1 >"$TMP/r.$port" &
+		rpids+=($!)
+	done
+	for f in $flows; do
+		while ! grep -q ready "$TMP/r.${f%%:*}" 2>/dev/null; do sleep 0.05; done
+	done
+	for f in $flows; do
+		port=${f%%:*}
+		prio=${f##*:}
+		ip netns exec "$h" "$FCTEST" send 198.18.0.2 "$port" 500 3000 prio "$prio" \
+			>/dev/null &
+		pids+=($!)
+	done
+	for f in $flows; do
+		while ! grep -q first "$TMP/r.${f%%:*}" 2>/dev/null; do sleep 0.02; done
+	done
+	ip netns exec "$s" "$FCTEST" seq s0 300000 "$hex" >"$TMP/seq"
+	wait "${pids[@]}" "${rpids[@]}"
+	for f in $flows; do
+		port=${f%%:*}
+		GAP[$port]=$(awk '/^packets/ {print $4}' "$TMP/r.$port")
+	done
+}
+
+# check_gap US WHAT: a pause's gap, -1.5 ms .. +25 ms of PAUSE_US (as
+# rx_pause.sh allows under TCG).
+check_gap()
+{
+	check_range "$1" $((PAUSE_US - 1500)) $((PAUSE_US + 25000)) "$2"
+}
+
+pause()
+{
+	local m=$1 h s hex rx0 rx1 ign0 ign1
+
+	has_lab "$m" || { log_test "$m: PAUSE through the driver"; return; }
+	h=${H[$m]} s=${S[$m]}
+	hex=$(scapy_pause_hex "$(mac_of "$s" s0)" $QUANTA)
+	fc "$h" set dev a0 mode pause rx on
+	rx0=$(fc_get "$h" a0 .stats.rx_pause)
+	stream "$m" "9001:0" "$hex"
+	rx1=$(fc_get "$h" a0 .stats.rx_pause)
+	log_info "$m: rx on: gap ${GAP[9001]} us for a ${PAUSE_US} us PAUSE; rx_pause $rx0 -> $rx1"
+	check_eq $((rx1 - rx0)) 1 "PAUSE frames a0 counted"
+	check_gap "${GAP[9001]}" "$m: the gap a PAUSE opened"
+	# The same frame with rx off: counted as ignored, no gap. So the gap
+	# is flowctl's, not the emulated MAC's.
+	fc "$h" set dev a0 rx off
+	ign0=$(fc_get "$h" a0 .stats.rx_ignored)
+	stream "$m" "9001:0" "$hex"
+	ign1=$(fc_get "$h" a0 .stats.rx_ignored)
+	log_info "$m: rx off: longest gap ${GAP[9001]} us; rx_ignored $ign0 -> $ign1"
+	check_eq $((ign1 - ign0)) 1 "PAUSE frames a0 ignored with rx off"
+	[ "${GAP[9001]}" -lt 100000 ]
+	check_err $? "$m: a ${GAP[9001]} us gap with rx off: something else paused a0"
+	fc "$h" set dev a0 rx on
+	log_test "$m: a scapy PAUSE through the driver gaps a0's stream for its length; with rx off it does not"
+}
+
+pfc()
+{
+	local m=$1 h s hex
+
+	has_lab "$m" || { log_test "$m: PFC through the driver"; return; }
+	h=${H[$m]} s=${S[$m]}
+	# Priority 3 for QUANTA, the others not named.
+	hex=$(scapy_pfc_hex "$(mac_of "$s" s0)" -1 -1 -1 $QUANTA -1 -1 -1 -1)
+	fc "$h" set dev a0 mode pfc pfc-prios all rx on
+	stream "$m" "9003:3 9000:0" "$hex"
+	log_info "$m: priority 3 gap ${GAP[9003]} us, priority 0 gap ${GAP[9000]} us (PFC for 3: ${PAUSE_US} us)"
+	check_gap "${GAP[9003]}" "$m: the gap PFC opened on priority 3"
+	[ "${GAP[9000]}" -lt 100000 ]
+	check_err $? "$m: priority 0 stalled ${GAP[9000]} us under a PFC frame for priority 3"
+	fc "$h" set dev a0 mode pause
+	log_test "$m: PFC for priority 3 through the driver gaps that priority alone"
+}
+
+# offer M: 3000 datagrams of 1400 B as fast as a0's rate lets into s1's
+# 20 Mb/s; DROPS at s1, GOT at R, s0's PAUSE sent, a0's received.
+offer()
+{
+	local m=$1 h=${H[$1]} s=${S[$1]} r=${R[$1]} d0 d1 rp
+
+	fc "$s" stats reset dev s0
+	fc "$h" stats reset dev a0
+	d0=$(ip netns exec "$s" tc -j -s qdisc show dev s1 | jq '.[0].drops')
+	ip netns exec "$r" "$FCTEST" recv 9100 2 >"$TMP/r" &
+	rp=$!
+	while ! grep -q ready "$TMP/r"; do sleep 0.05; done
+	timeout 120 ip netns exec "$h" "$FCTEST" send 198.18.0.2 9100 0 3000 size 1400 >/dev/null
+	wait $rp
+	d1=$(ip netns exec "$s" tc -j -s qdisc show dev s1 | jq '.[0].drops')
+	DROPS=$((d1 - d0))
+	GOT=$(awk '/^packets/ {print $2}' "$TMP/r")
+	S0_TX=$(fc_get "$s" s0 .stats.tx_pause)
+	A0_RX=$(fc_get "$h" a0 .stats.rx_pause)
+	log_info "$m: drops at s1 $DROPS, received $GOT/3000; s0 sent PAUSE $S0_TX, a0 received $A0_RX"
+}
+
+lossless()
+{
+	local m=$1 s
+
+	has_lab "$m" || { log_test "$m: lossless across the driver"; return; }
+	s=${S[$m]}
+	fc "$s" set dev s0 tx off
+	offer "$m"
+	[ "$DROPS" -gt 0 ]
+	check_err $? "$m: no drop with tx off: the lab does not congest, so it proves nothing"
+	check_eq "$S0_TX" 0 "$m: PAUSE sent with tx off"
+	fc "$s" set dev s0 tx on mode pause
+	offer "$m"
+	check_eq "$DROPS" 0 "$m: drops at s1 with s0's PAUSE"
+	check_eq "$GOT" 3000 "$m: datagrams received"
+	[ "$S0_TX" -gt 0 ]
+	check_err $? "$m: s0 sent no PAUSE"
+	check_eq "$A0_RX" "$S0_TX" "$m: PAUSE received by a0 vs sent by s0's driver"
+	fc "$s" set dev s0 tx off
+	log_test "$m: s0 sends PAUSE through the driver: no drop (tx off, the baseline, drops)"
+}
+
+for m in "${MODELS[@]}"; do
+	eval "wire_$m() { wire $m; }; pause_$m() { pause $m; }"
+	eval "pfc_$m() { pfc $m; }; lossless_$m() { lossless $m; }"
+done
+
+cleanup()
+{
+	cleanup_ns
+	rm -rf "$TMP"
+}
+
+setup_prepare || setup_failed
+run_tests
