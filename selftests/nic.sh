@@ -22,6 +22,11 @@
 #   pfc_M       PFC for priority 3 gaps that priority's stream only
 #   lossless_M  the bridge's congested egress makes s0 send PAUSE through
 #               the driver: no drop; its baseline (tx off) drops
+#   doctor_M    (e1000e, igb: drivers with MAC flow control, rx-all and a
+#               link speed) flowctl doctor finds the MAC's own pause on,
+#               rx-all off and the speed flowctl was told that is not the
+#               link's; running the fixes it printed clears each one, and a
+#               PAUSE still gaps the stream
 # And on veth: mc_filter, how the multicast filter entry comes and goes.
 
 source "$(dirname "$0")/lib.sh"
@@ -36,6 +41,7 @@ done
 ALL_TESTS="mc_filter"
 for m in "${MODELS[@]}"; do
 	ALL_TESTS+=" wire_$m pause_$m pfc_$m lossless_$m"
+	[ "$m" = virtio ] || ALL_TESTS+=" doctor_$m"
 done
 [ ${#MODELS[@]} -gt 0 ] || ALL_TESTS+=" nic_pairs"
 RETRY_TIMING=1
@@ -78,6 +84,10 @@ lab()
 	H[$m]=$h
 	S[$m]=$s
 	R[$m]=$r
+	# No IPv6 on H: its all-nodes group 33:33:00:00:00:01 shares the Intel
+	# MACs' multicast hash bit with 01:80:c2:00:00:01, and would let PAUSE
+	# through an inexact filter that flowctl never joined.
+	no_ipv6 "$h" || return 1
 	ip link set dev "$i0" netns "$h" || return 1
 	ip -n "$h" link set dev "$i0" name a0 || return 1
 	ip link set dev "$i1" netns "$s" || return 1
@@ -181,18 +191,20 @@ wire()
 
 # stream M "PORT:PRIO ..." HEX: one UDP stream per PORT:PRIO from H to R for
 # about 1.5 s; HEX leaves s0 300 ms after every stream flows. GAP[PORT]:
-# each stream's longest gap (us).
-declare -A GAP
+# each stream's longest gap (us); START[PORT]: when that gap began (its
+# last datagram before reached R), in us after HEX left s0 (wall clock).
+declare -A GAP START
 stream()
 {
 	local m=$1 flows=$2 hex=$3 f port prio pids=() rpids=()
 	local h=${H[$m]} s=${S[$m]} r=${R[$m]}
 
 	GAP=()
+	START=()
 	for f in $flows; do
 		port=${f%%:*}
 		rm -f "$TMP/r.$port"
-		ip netns exec "$r" "$FCTEST" recv "$port" 1 >"$TMP/r.$port" &
+		ip netns exec "$r" "$FCTEST" recv "$port" 1 min-gap-us 2000 >"$TMP/r.$port" &
 		rpids+=($!)
 	done
 	for f in $flows; do
@@ -213,6 +225,8 @@ stream()
 	for f in $flows; do
 		port=${f%%:*}
 		GAP[$port]=$(awk '/^packets/ {print $4}' "$TMP/r.$port")
+		START[$port]=$(awk -v len="${GAP[$port]}" -v sent="$(awk '/^sent/ {print $4}' "$TMP/seq")" \
+			'$1 == "gap" && $3 == len { print $2 - sent; exit }' "$TMP/r.$port")
 	done
 }
 
@@ -234,7 +248,7 @@ pause()
 	rx0=$(fc_get "$h" a0 .stats.rx_pause)
 	stream "$m" "9001:0" "$hex"
 	rx1=$(fc_get "$h" a0 .stats.rx_pause)
-	log_info "$m: rx on: gap ${GAP[9001]} us for a ${PAUSE_US} us PAUSE; rx_pause $rx0 -> $rx1"
+	log_info "$m: rx on: gap ${GAP[9001]} us for a ${PAUSE_US} us PAUSE, from ${START[9001]:-?} us after it left s0; rx_pause $rx0 -> $rx1"
 	check_eq $((rx1 - rx0)) 1 "PAUSE frames a0 counted"
 	check_gap "${GAP[9001]}" "$m: the gap a PAUSE opened"
 	# The same frame with rx off: counted as ignored, no gap. So the gap
@@ -313,7 +327,57 @@ lossless()
 	log_test "$m: s0 sends PAUSE through the driver: no drop (tx off, the baseline, drops)"
 }
 
+# findings NS DEV: the ids of flowctl doctor's findings on DEV, sorted.
+findings()
+{
+	fc "$1" -j doctor dev "$2" interval 0.2 2>/dev/null |
+		jq -r '[.findings[].id] | sort | join(" ")'
+}
+
+doctor()
+{
+	local m=$1 h f before after fixes hex rx0 rx1
+
+	has_lab "$m" || { log_test "$m: flowctl doctor on the driver"; return; }
+	h=${H[$m]}
+	# What the lab set (speed 100 for quanta) and the driver's defaults.
+	before=$(findings "$h" a0)
+	log_info "$m: ethtool -a: $(ip netns exec "$h" ethtool -a a0 2>/dev/null | awk 'NR > 1 {printf "%s ", $0}')"
+	log_info "$m: findings before: $before"
+	for f in hw-pause-on rx-all-off speed-mismatch; do
+		[[ " $before " == *" $f "* ]]
+		check_err $? "$m: doctor did not find $f"
+	done
+	# Run each fix doctor printed for those three, as a user would.
+	fixes=$(fc "$h" -j doctor dev a0 interval 0.2 2>/dev/null |
+		jq -r '.findings[] | select(.id == "hw-pause-on" or .id == "rx-all-off" or .id == "speed-mismatch") | .fix')
+	while read -r f; do
+		[ -n "$f" ] || continue
+		log_info "$m: fix: $f"
+		ip netns exec "$h" $f >/dev/null
+		check_err $? "$m: doctor's fix failed: $f"
+	done <<<"$fixes"
+	after=$(findings "$h" a0)
+	log_info "$m: findings after: $after; ethtool -a: $(ip netns exec "$h" ethtool -a a0 2>/dev/null | awk 'NR > 1 {printf "%s ", $0}')"
+	for f in hw-pause-on rx-all-off speed-mismatch; do
+		[[ " $after " != *" $f "* ]]
+		check_err $? "$m: $f is still there after its fix"
+	done
+	check_eq "$(fc "$h" -j show dev a0 | jq -r '.[0] | "\(.speed_mbps) \(.speed_source)"')" \
+		"$((10 * RATE_MBIT)) rate" "$m: a0's quanta speed after speed auto (the line rate wins over ethtool's)"
+	# With the MAC's pause off and rx-all on, PAUSE still reaches flowctl.
+	hex=$(scapy_pause_hex "$(mac_of "${S[$m]}" s0)" 8000)
+	rx0=$(fc_get "$h" a0 .stats.rx_pause)
+	ip netns exec "${S[$m]}" "$FCTEST" raw s0 "$hex" count 1
+	sleep 0.2
+	rx1=$(fc_get "$h" a0 .stats.rx_pause)
+	check_eq $((rx1 - rx0)) 1 "$m: PAUSE frames a0 counted after the fixes"
+	fc "$h" set dev a0 speed $SPEED
+	log_test "$m: flowctl doctor finds the MAC's pause, rx-all off and a wrong speed on the driver; its fixes clear them"
+}
+
 for m in "${MODELS[@]}"; do
+	eval "doctor_$m() { doctor $m; }"
 	eval "wire_$m() { wire $m; }; pause_$m() { pause $m; }"
 	eval "pfc_$m() { pfc $m; }; lossless_$m() { lossless $m; }"
 done
