@@ -14,8 +14,14 @@
 #
 # Per model M:
 #   wire_M      the pair carries IP; attaching flowctl put 01:80:c2:00:00:01
-#               in the NIC's multicast filter (without it an emulated NIC
-#               drops every PAUSE); the speed the driver reports
+#               in the NIC's multicast filter (virtio-net's filter is exact:
+#               without the entry it drops every PAUSE; the Intel MACs hash
+#               bytes 4-5, and 224.0.0.1's 01:00:5e:00:00:01, joined on
+#               every IPv4 device, sets the same bit); the speed the driver
+#               reports
+#   filter_M    without flowctl, 10 PAUSE frames against the NIC's receive
+#               filter: each passes once 01:80:c2:00:00:01 is joined;
+#               virtio-net (an exact filter) drops them before
 #   pause_M     a PAUSE built by scapy, sent by s0's driver, opens a gap of
 #               its length in a0's stream; with rx off the same frame
 #               opens none (the emulated MAC does not pause by itself)
@@ -40,7 +46,7 @@ for p in "${PAIRS[@]}"; do
 done
 ALL_TESTS="mc_filter"
 for m in "${MODELS[@]}"; do
-	ALL_TESTS+=" wire_$m pause_$m pfc_$m lossless_$m"
+	ALL_TESTS+=" wire_$m filter_$m pause_$m pfc_$m lossless_$m"
 	[ "$m" = virtio ] || ALL_TESTS+=" doctor_$m"
 done
 [ ${#MODELS[@]} -gt 0 ] || ALL_TESTS+=" nic_pairs"
@@ -84,10 +90,6 @@ lab()
 	H[$m]=$h
 	S[$m]=$s
 	R[$m]=$r
-	# No IPv6 on H: its all-nodes group 33:33:00:00:00:01 shares the Intel
-	# MACs' multicast hash bit with 01:80:c2:00:00:01, and would let PAUSE
-	# through an inexact filter that flowctl never joined.
-	no_ipv6 "$h" || return 1
 	ip link set dev "$i0" netns "$h" || return 1
 	ip -n "$h" link set dev "$i0" name a0 || return 1
 	ip link set dev "$i1" netns "$s" || return 1
@@ -187,6 +189,44 @@ wire()
 	log_info "$m: a0's quanta speed $spd Mb/s ($src); ethtool: $(ip netns exec "$h" ethtool a0 2>/dev/null |
 		awk '/Speed:|Duplex:/ {printf "%s %s ", $1, $2}')"
 	log_test "$m: the pair is a wire, flowctl on both ends, the PAUSE address in both NICs' filters"
+}
+
+# rx_packets NS DEV: what the driver passed up.
+rx_packets()
+{
+	ip -n "$1" -j -s link show dev "$2" | jq '.[0].stats64.rx.packets'
+}
+
+filter()
+{
+	local m=$1 h s hex r0 r1 r2
+
+	has_lab "$m" || { log_test "$m: the receive filter and the PAUSE address"; return; }
+	h=${H[$m]} s=${S[$m]}
+	hex=$(pause_hex "$(mac_of "$s" s0)" 1)
+	ip netns exec "$h" tc qdisc del dev a0 root
+	maddr "$h" a0
+	check_fail $? "$m: 01:80:c2:00:00:01 on a0 with no flowctl"
+	r0=$(rx_packets "$h" a0)
+	ip netns exec "$s" "$FCTEST" raw s0 "$hex" count 10 interval-us 1000
+	sleep 0.3
+	r1=$(rx_packets "$h" a0)
+	ip -n "$h" maddr add 01:80:c2:00:00:01 dev a0
+	ip netns exec "$s" "$FCTEST" raw s0 "$hex" count 10 interval-us 1000
+	sleep 0.3
+	r2=$(rx_packets "$h" a0)
+	ip -n "$h" maddr del 01:80:c2:00:00:01 dev a0
+	log_info "$m: the driver passed up $((r1 - r0)) of 10 PAUSE frames without 01:80:c2:00:00:01 in its filter, $((r2 - r1)) with it"
+	[ $((r2 - r1)) -ge 10 ]
+	check_err $? "$m: $((r2 - r1)) of 10 PAUSE frames reached the host with the address joined"
+	if [ "$m" = virtio ]; then
+		[ $((r1 - r0)) -lt 5 ]
+		check_err $? "virtio: $((r1 - r0)) of 10 PAUSE frames passed an exact filter that does not hold the address"
+	fi
+	ip netns exec "$h" tc qdisc add dev a0 root flowctl &&
+		fc "$h" set dev a0 speed $SPEED rate $((10 * RATE_MBIT))mbit
+	check_err $? "$m: flowctl back on a0"
+	log_test "$m: the NIC's receive filter passes PAUSE once 01:80:c2:00:00:01 is joined"
 }
 
 # stream M "PORT:PRIO ..." HEX: one UDP stream per PORT:PRIO from H to R for
@@ -377,7 +417,7 @@ doctor()
 }
 
 for m in "${MODELS[@]}"; do
-	eval "doctor_$m() { doctor $m; }"
+	eval "doctor_$m() { doctor $m; }; filter_$m() { filter $m; }"
 	eval "wire_$m() { wire $m; }; pause_$m() { pause $m; }"
 	eval "pfc_$m() { pfc $m; }; lossless_$m() { lossless $m; }"
 done
