@@ -270,11 +270,14 @@ stream()
 	done
 }
 
-# check_gap US WHAT: a pause's gap, -1.5 ms .. +25 ms of PAUSE_US (as
-# rx_pause.sh allows under TCG).
+# check_gap US WHAT: a pause's gap, -5 ms .. +25 ms of PAUSE_US. rx_pause.sh
+# allows -1.5 ms over veth; here R's timestamps come after the NIC pair's
+# receive path too (interrupt moderation, NAPI), whose delay varies per
+# datagram under TCG: a last datagram before the gap stamped 2.5 ms late
+# was seen (virtio, 202.3 ms for 204.8).
 check_gap()
 {
-	check_range "$1" $((PAUSE_US - 1500)) $((PAUSE_US + 25000)) "$2"
+	check_range "$1" $((PAUSE_US - 5000)) $((PAUSE_US + 25000)) "$2"
 }
 
 pause()
