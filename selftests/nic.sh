@@ -425,8 +425,26 @@ for m in "${MODELS[@]}"; do
 	eval "pfc_$m() { pfc $m; }; lossless_$m() { lossless $m; }"
 done
 
+# give_back: each NIC to the VM's first namespace under its own name. A
+# namespace deleted with a NIC in it sends it back as it is, named a0 or
+# s0, and the next script's veth a0 would then clash with it.
+give_back()
+{
+	local m
+
+	for m in "${!IF0[@]}"; do
+		[ -n "${H[$m]:-}" ] || continue
+		ip -n "${S[$m]}" link set dev s0 nomaster 2>/dev/null
+		ip -n "${H[$m]}" link set dev a0 down 2>/dev/null
+		ip -n "${S[$m]}" link set dev s0 down 2>/dev/null
+		ip -n "${H[$m]}" link set dev a0 name "${IF0[$m]}" netns 1 2>/dev/null
+		ip -n "${S[$m]}" link set dev s0 name "${IF1[$m]}" netns 1 2>/dev/null
+	done
+}
+
 cleanup()
 {
+	give_back
 	cleanup_ns
 	rm -rf "$TMP"
 }
