@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# One half of scripts/twovm's lab, run inside its VM by vm-run: ROLE a (host
+# A) or b (switch S and host R). The halves meet on the wire (FLOWCTL_WIRES:
+# the NIC whose frames go to the other VM) and agree on each phase through
+# files in DIR, the results share both VMs mount.
+#
+#   VM A                          VM B
+#   a0 flowctl rate 200 Mb/s ==== s0 flowctl (tx) - br0 - s1 flowctl rate 20 Mb/s == b0 (ns R)
+#   198.18.0.1                                                                       198.18.0.2
+#
+# Phases: baseline (s0 tx off) and lossless (s0 tx on). In each, A sends
+# 3000 datagrams of 1400 B to R as fast as a0's rate lets; B reports what
+# s1 dropped, what R received and the PAUSE s0 sent; A what a0 received.
+#
+#   selftests/twovm/guest.sh a|b DIR
+set -u
+role=${1:?usage: $0 a|b DIR}
+dir=${2:?usage: $0 a|b DIR}
+here=$(cd "$(dirname "$0")/.." && pwd)
+FCTEST=$here/tools/fctest
+PHASES="baseline lossless"
+
+say() { echo "twovm-$role: $*"; }
+die() {
+	say "$*"
+	echo "$*" >"$dir/$role.failed"
+	exit 1
+}
+
+# waitfile FILE SECONDS
+waitfile()
+{
+	local i
+
+	for ((i = 0; i < $2 * 10; i++)); do
+		[ -e "$1" ] && return 0
+		[ -e "$dir/a.failed" ] || [ -e "$dir/b.failed" ] && die "the other half failed: $(cat "$dir"/*.failed)"
+		sleep 0.1
+	done
+	die "no $1 after $2 s"
+}
+
+read -r wmodel wmac wside <<<"$(echo "${FLOWCTL_WIRES:-}" | awk -F, '{print $1, $2, $3; exit}')"
+[ -n "${wmac:-}" ] || die "no wire (vm-run --wire)"
+wif=
+for f in /sys/class/net/*/address; do
+	[ "$(cat "$f")" = "$wmac" ] && wif=$(basename "$(dirname "$f")")
+done
+[ -n "$wif" ] || die "no interface has the wire's address $wmac: is the $wmodel driver in this kernel?"
+say "kernel $(uname -r), wire $wmodel on $wif ($wmac, side $wside)"
+uname -r >"$dir/$role.kernel"
+
+if [ "$role" = b ]; then
+	ip link set dev "$wif" name s0 || die "rename $wif"
+	ip link set s0 up
+	ip netns add R || die "netns R"
+	ip link add name s1 type veth peer name b0 netns R || die "veth"
+	ip link add name br0 type bridge
+	ip link set s0 master br0
+	ip link set s1 master br0
+	ip link set s1 up
+	ip link set br0 up
+	ip -n R link set lo up
+	ip -n R link set b0 up
+	ip -n R addr add 198.18.0.2/24 dev b0
+	tc qdisc add dev s0 root flowctl || die "flowctl on s0"
+	tc qdisc add dev s1 root flowctl || die "flowctl on s1"
+	flowctl set dev s1 rate 20mbit || die "s1 rate"
+	flowctl set dev s0 speed 100 xoff 500k xon 350k || die "s0 thresholds"
+	ip -n R -j link show dev b0 | jq -r '.[0].address' >"$dir/b.mac.new"
+	mv "$dir/b.mac.new" "$dir/b.mac"
+	for p in $PHASES; do
+		waitfile "$dir/$p.go" 600
+		if [ "$p" = baseline ]; then
+			flowctl set dev s0 tx off
+		else
+			flowctl set dev s0 tx on mode pause
+		fi
+		flowctl stats reset dev s0
+		# s1's drops, as flowctl counts them per band (tc -j would need
+		# the q_flowctl.so plugin to print valid JSON).
+		d0=$(flowctl -j -s show dev s1 | jq '[.[0].prio[].drops] | add')
+		ip netns exec R "$FCTEST" recv 9100 3 >"$dir/$p.recv" &
+		rp=$!
+		while ! grep -q ready "$dir/$p.recv" 2>/dev/null; do sleep 0.05; done
+		touch "$dir/$p.ready"
+		wait $rp
+		d1=$(flowctl -j -s show dev s1 | jq '[.[0].prio[].drops] | add')
+		got=$(awk '/^packets/ {print $2}' "$dir/$p.recv")
+		jq -nc --argjson drops $((d1 - d0)) --argjson got "${got:-0}" \
+			--argjson tx_pause "$(flowctl -j -s show dev s0 | jq '.[0].stats.tx_pause')" \
+			--argjson ignored "$(flowctl -j -s show dev s0 | jq '.[0].stats.partner_ignored')" \
+			'{drops: $drops, received: $got, tx_pause: $tx_pause, partner_ignored: $ignored}' \
+			>"$dir/$p.b.new"
+		mv "$dir/$p.b.new" "$dir/$p.b.json"
+		say "$p: $(cat "$dir/$p.b.json")"
+	done
+	exit 0
+fi
+
+ip link set dev "$wif" name a0 || die "rename $wif"
+ip link set a0 up
+ip addr add 198.18.0.1/24 dev a0
+tc qdisc add dev a0 root flowctl || die "flowctl on a0"
+flowctl set dev a0 speed 100 rate 200mbit || die "a0 rate"
+waitfile "$dir/b.mac" 600
+ip neigh add 198.18.0.2 lladdr "$(cat "$dir/b.mac")" dev a0 nud permanent
+# The wire is up when R answers (the bridge learns a0 on the way).
+for ((i = 0; i < 100; i++)); do
+	ping -c 1 -W 1 198.18.0.2 >/dev/null 2>&1 && break
+done
+[ $i -lt 100 ] || die "R does not answer across the wire"
+for p in $PHASES; do
+	flowctl stats reset dev a0
+	touch "$dir/$p.go"
+	waitfile "$dir/$p.ready" 120
+	timeout 120 "$FCTEST" send 198.18.0.2 9100 0 3000 size 1400 >/dev/null
+	waitfile "$dir/$p.b.json" 120
+	jq -nc --argjson rx_pause "$(flowctl -j -s show dev a0 | jq '.[0].stats.rx_pause')" \
+		'{rx_pause: $rx_pause}' >"$dir/$p.a.json"
+	say "$p: $(cat "$dir/$p.a.json")"
+done
+exit 0
