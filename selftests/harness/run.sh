@@ -38,7 +38,7 @@ while [ $# -gt 0 ]; do
 done
 
 echo "TAP version 13"
-echo "1..10"
+echo "1..11"
 
 if ! rel=$("$TOP/scripts/kver" ${kspec:+"$kspec"} 2>&1); then
 	echo "Bail out! $rel"
@@ -196,6 +196,33 @@ check_io() {
 	[ "$(cat "$work/res/file" 2>/dev/null)" = data ] || { echo "results/file missing"; return 1; }
 }
 result io "arguments, cwd, stdout/stderr, environment, shares, module indexes" check_io
+
+# NIC pairs on real drivers (--nic): FLOWCTL_NICS names each pair, each
+# MAC has an interface, on the model's driver; a model it does not know is
+# refused before any boot.
+cat >"$work/nics.sh" <<'EOF'
+echo "NICS=$FLOWCTL_NICS"
+for p in $FLOWCTL_NICS; do
+	m=${p%%,*}
+	for mac in $(echo "${p#*,}" | tr , ' '); do
+		f=$(grep -lx "$mac" /sys/class/net/*/address)
+		d=$(basename "$(readlink -f "$(dirname "$f")/device/driver")")
+		echo "$m $mac $d"
+	done
+done
+EOF
+vm_booting nics --nic e1000e --nic virtio -- sh "$work/nics.sh"
+vm badnic --nic e1000 -- true
+check_nics() {
+	local want
+	want=$(printf '%s\n' "NICS=e1000e,52:54:00:fc:00:00,52:54:00:fc:00:01 virtio,52:54:00:fc:01:00,52:54:00:fc:01:01" \
+		"e1000e 52:54:00:fc:00:00 e1000e" "e1000e 52:54:00:fc:00:01 e1000e" \
+		"virtio 52:54:00:fc:01:00 virtio_net" "virtio 52:54:00:fc:01:01 virtio_net")
+	rc_is nics 0 || return 1
+	diff -u <(printf '%s\n' "$want") "$work/nics.out" || return 1
+	rc_is badnic 121 && has badnic err '--nic: "e1000" is not virtio, e1000e or igb'
+}
+result nics "--nic: NIC pairs on their drivers, named in FLOWCTL_NICS; an unknown model refused" check_nics
 
 if [ -n "$warn_ko" ]; then
 	vm warn -- insmod "$warn_ko"
