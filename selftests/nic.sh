@@ -191,6 +191,19 @@ wire()
 	log_test "$m: the pair is a wire, flowctl on both ends, the PAUSE address in both NICs' filters"
 }
 
+# waitgrep WORD FILE SECONDS: until FILE holds WORD; 1 if it never does.
+waitgrep()
+{
+	local i
+
+	for ((i = 0; i < $3 * 20; i++)); do
+		grep -q "$1" "$2" 2>/dev/null && return 0
+		sleep 0.05
+	done
+	log_info "no \"$1\" in $2 after $3 s: $(cat "$2" 2>/dev/null)"
+	return 1
+}
+
 # rx_packets NS DEV: what the driver passed up.
 rx_packets()
 {
@@ -248,7 +261,7 @@ stream()
 		rpids+=($!)
 	done
 	for f in $flows; do
-		while ! grep -q ready "$TMP/r.${f%%:*}" 2>/dev/null; do sleep 0.05; done
+		waitgrep ready "$TMP/r.${f%%:*}" 10 || check_err 1 "$m: the receiver did not start"
 	done
 	for f in $flows; do
 		port=${f%%:*}
@@ -258,7 +271,7 @@ stream()
 		pids+=($!)
 	done
 	for f in $flows; do
-		while ! grep -q first "$TMP/r.${f%%:*}" 2>/dev/null; do sleep 0.02; done
+		waitgrep first "$TMP/r.${f%%:*}" 35 || check_err 1 "$m: no datagram reached R"
 	done
 	ip netns exec "$s" "$FCTEST" seq s0 300000 "$hex" >"$TMP/seq"
 	wait "${pids[@]}" "${rpids[@]}"
@@ -337,7 +350,7 @@ offer()
 	d0=$(ip netns exec "$s" tc -j -s qdisc show dev s1 | jq '.[0].drops')
 	ip netns exec "$r" "$FCTEST" recv 9100 2 >"$TMP/r" &
 	rp=$!
-	while ! grep -q ready "$TMP/r"; do sleep 0.05; done
+	waitgrep ready "$TMP/r" 10 || check_err 1 "$m: the receiver did not start"
 	timeout 120 ip netns exec "$h" "$FCTEST" send 198.18.0.2 9100 0 3000 size 1400 >/dev/null
 	wait $rp
 	d1=$(ip netns exec "$s" tc -j -s qdisc show dev s1 | jq '.[0].drops')

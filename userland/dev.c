@@ -224,6 +224,8 @@ void fc_dev_list_free(struct fc_dev_list *l)
 int fc_dev_get(struct fc_nl *nl, const char *dev, struct fc_dev_list *l)
 {
 	struct nlmsghdr *nlh;
+	size_t i;
+	int ret;
 
 	if (dev) {
 		nlh = fc_nl_req(nl, FLOWCTL_CMD_DEV_GET, NLM_F_ACK);
@@ -231,5 +233,9 @@ int fc_dev_get(struct fc_nl *nl, const char *dev, struct fc_dev_list *l)
 	} else {
 		nlh = fc_nl_req(nl, FLOWCTL_CMD_DEV_GET, NLM_F_DUMP);
 	}
-	return fc_nl_talk(nl, nlh, fc_dev_list_cb, l);
+	ret = fc_nl_talk(nl, nlh, fc_dev_list_cb, l);
+	/* Each port's own MAC, which its partner names in partner_mac. */
+	for (i = 0; !ret && i < l->n; i++)
+		l->dev[i].hwaddr = fc_dev_hwaddr(l->dev[i].ifname);
+	return ret;
 }

@@ -474,11 +474,7 @@ int fc_dev_fetch(const char *dev, const char *verb, struct fc_dev_list *l)
 			fc_nl_perror(&nl, err, dev, verb, true);
 			ret = EXIT_FAIL;
 		} else {
-			size_t i;
-
 			fc_dev_list_sort(l);
-			for (i = 0; i < l->n; i++)
-				l->dev[i].hwaddr = fc_dev_hwaddr(l->dev[i].ifname);
 		}
 	}
 	fc_nl_close(&nl);

@@ -128,8 +128,7 @@ static int read_ports(struct graph *g, const char *ns, int node)
 		p->ns = ns;
 		p->node = node;
 		p->d = l.dev[i];
-		p->mac = fc_dev_hwaddr(p->d.ifname);
-		p->d.hwaddr = p->mac;
+		p->mac = p->d.hwaddr;
 	}
 	fc_dev_list_free(&l);
 	return 0;
@@ -171,17 +170,46 @@ static int enter(const char *ns)
 	return ret;
 }
 
-/* The port whose MAC paused e (its partner), or -1. */
-static int partner_of(const struct graph *g, const struct port *e)
+/*
+ * Each port's partner: the one port whose MAC paused it, found once. A
+ * port of another namespace or host wins over one of e's own; two or more
+ * candidates (MACs reused across machines or VMs) are not guessed between:
+ * the port is not followed, and stderr says why.
+ */
+static void find_partners(struct graph *g)
 {
-	size_t i;
+	size_t i, j;
 
-	if (!FC_HAS(e->d.have, FLOWCTL_A_DEV_PARTNER_MAC))
-		return -1;
-	for (i = 0; i < g->n; i++)
-		if (g->p[i].mac == e->d.v[FLOWCTL_A_DEV_PARTNER_MAC])
-			return (int)i;
-	return -1;
+	for (i = 0; i < g->n; i++) {
+		struct port *e = &g->p[i];
+		uint64_t pm = e->d.v[FLOWCTL_A_DEV_PARTNER_MAC];
+		int other = 0, own = 0, po = -1, pw = -1;
+
+		e->partner = -1;
+		if (!FC_HAS(e->d.have, FLOWCTL_A_DEV_PARTNER_MAC))
+			continue;
+		for (j = 0; j < g->n; j++) {
+			if (j == i || g->p[j].mac != pm)
+				continue;
+			if (g->p[j].node != e->node) {
+				other++;
+				po = (int)j;
+			} else {
+				own++;
+				pw = (int)j;
+			}
+		}
+		if (other == 1 || (!other && own == 1)) {
+			e->partner = other ? po : pw;
+		} else if (other + own > 1) {
+			char mac[18];
+
+			fc_fmt_mac(mac, pm);
+			fprintf(stderr,
+				"waitfor: %s/%s: its partner's address %s is on %d ports; not followed\n",
+				*e->ns ? e->ns : ".", e->d.ifname, mac, other ? other : own);
+		}
+	}
 }
 
 static bool waits(const struct graph *g, int from, int to, int prio, int *via)
@@ -191,9 +219,8 @@ static bool waits(const struct graph *g, int from, int to, int prio, int *via)
 
 	if (!held(e, prio) || !held(z, prio) || from == to)
 		return false;
-	p = partner_of(g, e);
-	if (p < 0 || p == to || !xoff(&g->p[p], prio) ||
-	    g->p[p].node != z->node || strcmp(g->p[p].ns, z->ns))
+	p = e->partner;
+	if (p < 0 || p == to || !xoff(&g->p[p], prio) || g->p[p].node != z->node)
 		return false;
 	*via = p;
 	return true;
@@ -266,6 +293,7 @@ int fc_waitfor_print(const struct fc_wf_port *ports, size_t n, int namespaces,
 	bool *seen;
 	size_t s;
 
+	find_partners(&g);
 	path = calloc(n + 1, sizeof(*path));
 	seen = calloc(n + 1, sizeof(*seen));
 	if (!path || !seen) {
@@ -416,7 +444,7 @@ static int parse_port(struct graph *g, const json_t *o, size_t n,
 		break;
 	case 0:
 		return bad(err, len,
-			   "port %zu (%s) has no \"address\": printed by an older flowctl? Run this version's flowctl -j show",
+			   "port %zu (%s) has no \"address\" (its own MAC): the device has none, or an older flowctl printed this; run this version's flowctl -j show",
 			   n, p->d.ifname);
 	default:
 		return bad(err, len, "port %zu (%s): \"address\" is not a MAC address",
@@ -495,12 +523,17 @@ static int read_host(struct graph *g, const char *path, const char *label,
 		if (len == cap) {
 			char *nt;
 
-			if (cap >= MAX_FILE) {
+			if (cap > MAX_FILE) {
 				fprintf(stderr, "waitfor: %s: more than %u MiB\n", path,
 					MAX_FILE >> 20);
 				goto out;
 			}
+			/* One byte past the bound tells a file of the bound
+			 * from a longer one.
+			 */
 			cap = cap ? 2 * cap : 65536;
+			if (cap > MAX_FILE + 1)
+				cap = MAX_FILE + 1;
 			nt = realloc(text, cap);
 			if (!nt) {
 				fprintf(stderr, "waitfor: out of memory\n");
@@ -573,6 +606,14 @@ int cmd_waitfor(int argc, char **argv)
 			ret = EXIT_FAIL;
 			goto out;
 		}
+		for (i = 0; i < n; i++)
+			if (!strcmp(names[i], labels[k])) {
+				fprintf(stderr,
+					"Error: %s would be host \"%s\", the name of a namespace given too: rename the file\n",
+					files[k], labels[k]);
+				ret = EXIT_USAGE;
+				goto out;
+			}
 		for (i = 0; i < k; i++)
 			if (!strcmp(labels[i], labels[k])) {
 				fprintf(stderr,

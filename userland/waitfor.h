@@ -17,6 +17,9 @@ struct fc_wf_port {
 	bool host;			/* read from a host's JSON (flowctl -j show) */
 	struct fc_dev d;
 	uint64_t mac;			/* its own address, 48 bits */
+	int partner;			/* the port that paused it, or -1:
+					 * fc_waitfor_print finds it
+					 */
 };
 
 /* A growing set of ports. */

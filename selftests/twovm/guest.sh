@@ -42,7 +42,8 @@ waitfile()
 	die "no $1 after $2 s"
 }
 
-read -r wmodel wmac wside <<<"$(echo "${FLOWCTL_WIRES:-}" | awk -F, '{print $1, $2, $3; exit}')"
+# The first wire (twovm gives one).
+read -r wmodel wmac wside <<<"$(echo "${FLOWCTL_WIRES:-}" | awk '{print $1}' | awk -F, '{print $1, $2, $3}')"
 [ -n "${wmac:-}" ] || die "no wire (vm-run --wire)"
 wif=
 for f in /sys/class/net/*/address; do
@@ -51,6 +52,16 @@ done
 [ -n "$wif" ] || die "no interface has the wire's address $wmac: is the $wmodel driver in this kernel?"
 say "kernel $(uname -r), wire $wmodel on $wif ($wmac, side $wside)"
 uname -r >"$dir/$role.kernel"
+
+# drops: what s1 dropped, as flowctl counts it per band (tc -j would need
+# the q_flowctl.so plugin to print valid JSON).
+drops()
+{
+	local v
+
+	v=$(flowctl -j -s show dev s1 | jq '[.[0].prio[].drops // 0] | add // 0') || die "flowctl show s1"
+	echo "${v:-0}"
+}
 
 if [ "$role" = b ]; then
 	ip link set dev "$wif" name s0 || die "rename $wif"
@@ -79,21 +90,24 @@ if [ "$role" = b ]; then
 			flowctl set dev s0 tx on mode pause
 		fi
 		flowctl stats reset dev s0
-		# s1's drops, as flowctl counts them per band (tc -j would need
-		# the q_flowctl.so plugin to print valid JSON).
-		d0=$(flowctl -j -s show dev s1 | jq '[.[0].prio[].drops] | add')
+		d0=$(drops)
 		ip netns exec R "$FCTEST" recv 9100 3 >"$dir/$p.recv" &
 		rp=$!
-		while ! grep -q ready "$dir/$p.recv" 2>/dev/null; do sleep 0.05; done
+		for ((i = 0; i < 200; i++)); do
+			grep -q ready "$dir/$p.recv" 2>/dev/null && break
+			sleep 0.05
+		done
+		[ $i -lt 200 ] || die "$p: R's receiver did not start"
 		touch "$dir/$p.ready"
 		wait $rp
-		d1=$(flowctl -j -s show dev s1 | jq '[.[0].prio[].drops] | add')
+		d1=$(drops)
 		got=$(awk '/^packets/ {print $2}' "$dir/$p.recv")
+		s0=$(flowctl -j -s show dev s0) || die "$p: flowctl show s0"
 		jq -nc --argjson drops $((d1 - d0)) --argjson got "${got:-0}" \
-			--argjson tx_pause "$(flowctl -j -s show dev s0 | jq '.[0].stats.tx_pause')" \
-			--argjson ignored "$(flowctl -j -s show dev s0 | jq '.[0].stats.partner_ignored')" \
-			'{drops: $drops, received: $got, tx_pause: $tx_pause, partner_ignored: $ignored}' \
-			>"$dir/$p.b.new"
+			--argjson s0 "$s0" \
+			'{drops: $drops, received: $got, tx_pause: ($s0[0].stats.tx_pause // 0),
+			  partner_ignored: ($s0[0].stats.partner_ignored // 0)}' \
+			>"$dir/$p.b.new" || die "$p: the counters"
 		mv "$dir/$p.b.new" "$dir/$p.b.json"
 		say "$p: $(cat "$dir/$p.b.json")"
 	done
@@ -118,8 +132,9 @@ for p in $PHASES; do
 	waitfile "$dir/$p.ready" 120
 	timeout 120 "$FCTEST" send 198.18.0.2 9100 0 3000 size 1400 >/dev/null
 	waitfile "$dir/$p.b.json" 120
-	jq -nc --argjson rx_pause "$(flowctl -j -s show dev a0 | jq '.[0].stats.rx_pause')" \
-		'{rx_pause: $rx_pause}' >"$dir/$p.a.json"
+	a0=$(flowctl -j -s show dev a0) || die "$p: flowctl show a0"
+	jq -nc --argjson a0 "$a0" '{rx_pause: ($a0[0].stats.rx_pause // 0)}' >"$dir/$p.a.json" ||
+		die "$p: the counters"
 	say "$p: $(cat "$dir/$p.a.json")"
 done
 exit 0

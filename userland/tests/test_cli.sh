@@ -170,12 +170,19 @@ sed 's/"xoff_active":true/"xoff_active":false/' "$wf/S2.json" >"$wf/free/S2.json
 expect 0 "$out" '^no wait-for cycle among 6 flowctl ports in 0 namespaces and 3 hosts$' \
 	"waitfor file: one host out of XOFF, no cycle" -- \
 	waitfor file "$wf/S1.json" file "$wf/free/S2.json" file "$wf/S3.json"
+# A fourth host reusing S2 ccw's MAC: S1 cw's partner is not guessed.
+printf '[{"ifname":"x0","address":"02:00:00:00:02:02","prio":[{"prio":3,"xoff_active":true}]}]\n' >"$wf/X.json"
+expect 0 "$err" "S1/cw: its partner's address 02:00:00:00:02:02 is on 2 ports; not followed" \
+	"waitfor file: a MAC on two hosts is reported, not guessed" -- \
+	waitfor file "$wf/X.json" file "$wf/S1.json" file "$wf/S2.json" file "$wf/S3.json"
+expect 2 "$err" 'would be host "S1", the name of a namespace given too' \
+	"waitfor file: a host named as a namespace given" -- waitfor netns S1 file "$wf/S1.json"
 expect 2 "$err" 'both be host "S1": give each host' "waitfor file: two files one host name" -- \
 	waitfor file "$wf/S1.json" file "$wf/free/../S1.json"
 expect 1 "$err" "waitfor: cannot read $wf/none.json: No such file" "waitfor file: a file that is not there" -- \
 	waitfor file "$wf/none.json"
 printf '[{"ifname":"cw"}]\n' >"$wf/old.json"
-expect 1 "$err" 'old.json: port 0 (cw) has no "address": printed by an older flowctl' \
+expect 1 "$err" 'old.json: port 0 (cw) has no "address" (its own MAC): the device has none, or an older flowctl' \
 	"waitfor file: a port without its address" -- waitfor file "$wf/S1.json" file "$wf/old.json"
 [ ! -s "$out" ]
 ok $? "waitfor file: nothing reported when a file is refused"

@@ -155,6 +155,7 @@ static int ring(struct fc_wf_port *w, int ccw_xoff_off, char **out)
 		struct fc_prio *p = &cw->d.prio[3];
 
 		cw->ns = ns[i];
+		cw->node = i;
 		snprintf(cw->d.ifname, sizeof(cw->d.ifname), "cw");
 		cw->mac = 0x020000000010ULL + (uint64_t)i;
 		p->have = 1u << FLOWCTL_A_PRIO_PRIO | 1u << FLOWCTL_A_PRIO_PAUSED |
@@ -165,6 +166,7 @@ static int ring(struct fc_wf_port *w, int ccw_xoff_off, char **out)
 		cw->d.have = 1u << FLOWCTL_A_DEV_PARTNER_MAC;
 		cw->d.v[FLOWCTL_A_DEV_PARTNER_MAC] = 0x020000000020ULL + (uint64_t)(i + 1) % 3;
 		ccw->ns = ns[(i + 1) % 3];
+		ccw->node = (i + 1) % 3;
 		snprintf(ccw->d.ifname, sizeof(ccw->d.ifname), "ccw");
 		ccw->mac = 0x020000000020ULL + (uint64_t)(i + 1) % 3;
 		ccw->d.prio[3].have = 1u << FLOWCTL_A_PRIO_PRIO | 1u << FLOWCTL_A_PRIO_XOFF_ACTIVE;
@@ -266,7 +268,7 @@ static void test_waitfor_hosts(const char *dir)
 		{ "[7]", "port 0 is not a JSON object" },
 		{ "[{\"ifindex\": 3}]", "port 0 has no \"ifname\"" },
 		{ "[{\"ifname\": \"a-name-longer-than-ifnamsiz\"}]", "port 0 has no \"ifname\"" },
-		{ "[{\"ifname\": \"cw\"}]", "has no \"address\": printed by an older flowctl?" },
+		{ "[{\"ifname\": \"cw\"}]", "has no \"address\" (its own MAC): the device has none, or an older flowctl" },
 		{ "[{\"ifname\": \"cw\", \"address\": \"02:00:00:00:00\"}]",
 		  "\"address\" is not a MAC address" },
 		{ "[{\"ifname\": \"cw\", \"address\": \"02:00:00:00:00:01\", \"partner_mac\": 5}]",

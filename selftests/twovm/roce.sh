@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# RoCE v2 over a flowctl switch: one half of scripts/twovm --lab roce, run
+# in its VM by vm-run. Soft-RoCE (rdma_rxe) opens its UDP socket (4791) in
+# the first network namespace only, so each RDMA host is the first
+# namespace of its VM; the switch of VM B is a namespace of its own.
+#
+#   VM A                          VM B
+#   a0 rxe0 flowctl 200 Mb/s ==== [ns S: s0 flowctl (tx) - br0 - s1 flowctl 20 Mb/s] == b0 rxe0
+#   198.18.0.1                                                                       198.18.0.2
+#
+# Phases: lossy (s0 tx off: s1 drops what it cannot send) and pause (s0 tx
+# on). In each, ib_write_bw runs for SECONDS from A (client) to B (server);
+# each half saves what perftest reported and its rxe counters.
+#
+#   selftests/twovm/roce.sh a|b DIR
+set -u
+role=${1:?usage: $0 a|b DIR}
+dir=${2:?usage: $0 a|b DIR}
+PHASES="lossy pause"
+SECONDS_RUN=${FLOWCTL_ROCE_SECONDS:-8}
+
+say() { echo "roce-$role: $*"; }
+die() {
+	say "$*"
+	echo "$*" >"$dir/$role.failed"
+	exit 1
+}
+waitfile()
+{
+	local i
+
+	for ((i = 0; i < $2 * 10; i++)); do
+		[ -e "$1" ] && return 0
+		[ -e "$dir/a.failed" ] || [ -e "$dir/b.failed" ] && die "the other half failed: $(cat "$dir"/*.failed)"
+		sleep 0.1
+	done
+	die "no $1 after $2 s"
+}
+
+# counters PHASE: rxe0's hw counters as one JSON object.
+counters()
+{
+	local f out="{"
+
+	for f in /sys/class/infiniband/rxe0/ports/1/hw_counters/*; do
+		out+="\"$(basename "$f")\": $(cat "$f"),"
+	done
+	echo "${out%,}}" | jq -c . >"$dir/$1.$role.counters.json"
+}
+
+command -v ib_write_bw >/dev/null || die "no ib_write_bw (perftest)"
+read -r wmodel wmac _ <<<"$(echo "${FLOWCTL_WIRES:-}" | awk '{print $1}' | awk -F, '{print $1, $2, $3}')"
+[ -n "${wmac:-}" ] || die "no wire (vm-run --wire)"
+wif=
+for f in /sys/class/net/*/address; do
+	[ "$(cat "$f")" = "$wmac" ] && wif=$(basename "$(dirname "$f")")
+done
+[ -n "$wif" ] || die "no interface has the wire's address $wmac"
+modprobe rdma_rxe || die "modprobe rdma_rxe"
+say "kernel $(uname -r), wire $wmodel on $wif"
+uname -r >"$dir/$role.kernel"
+
+if [ "$role" = b ]; then
+	ip netns add S || die "netns S"
+	ip link set dev "$wif" netns S name s0 || die "s0"
+	ip link add name b0 type veth peer name s1 netns S || die "veth"
+	ip -n S link add name br0 type bridge
+	ip -n S link set s0 master br0
+	ip -n S link set s1 master br0
+	for d in s0 s1 br0 lo; do ip -n S link set "$d" up; done
+	ip link set b0 up
+	ip addr add 198.18.0.2/24 dev b0
+	ip netns exec S tc qdisc add dev s0 root flowctl || die "flowctl on s0"
+	ip netns exec S tc qdisc add dev s1 root flowctl || die "flowctl on s1"
+	ip netns exec S flowctl set dev s1 rate 20mbit || die "s1 rate"
+	ip netns exec S flowctl set dev s0 speed 100 xoff 500k xon 350k || die "s0 thresholds"
+	rdma link add rxe0 type rxe netdev b0 || die "rdma link add"
+	ip -j link show dev b0 | jq -r '.[0].address' >"$dir/b.mac.new"
+	mv "$dir/b.mac.new" "$dir/b.mac"
+	for p in $PHASES; do
+		waitfile "$dir/$p.go" 600
+		if [ "$p" = lossy ]; then
+			ip netns exec S flowctl set dev s0 tx off
+		else
+			ip netns exec S flowctl set dev s0 tx on mode pause
+		fi
+		ip netns exec S flowctl stats reset dev s0
+		d0=$(ip netns exec S flowctl -j -s show dev s1 | jq '[.[0].prio[].drops // 0] | add // 0')
+		counters "$p.before"
+		ib_write_bw -d rxe0 -x 1 -D "$SECONDS_RUN" -s 65536 -q 2 -F --report_gbits \
+			>"$dir/$p.server.txt" 2>&1 &
+		sp=$!
+		sleep 1
+		touch "$dir/$p.ready"
+		wait $sp
+		counters "$p.after"
+		d1=$(ip netns exec S flowctl -j -s show dev s1 | jq '[.[0].prio[].drops // 0] | add // 0')
+		jq -nc --argjson drops $((d1 - d0)) \
+			--argjson tx_pause "$(ip netns exec S flowctl -j -s show dev s0 | jq '.[0].stats.tx_pause')" \
+			'{drops: $drops, tx_pause: $tx_pause}' >"$dir/$p.b.new"
+		mv "$dir/$p.b.new" "$dir/$p.b.json"
+		say "$p: $(cat "$dir/$p.b.json")"
+	done
+	exit 0
+fi
+
+ip link set dev "$wif" name a0 || die "rename $wif"
+ip link set a0 up
+ip addr add 198.18.0.1/24 dev a0
+tc qdisc add dev a0 root flowctl || die "flowctl on a0"
+flowctl set dev a0 speed 100 rate 200mbit || die "a0 rate"
+rdma link add rxe0 type rxe netdev a0 || die "rdma link add"
+waitfile "$dir/b.mac" 600
+ip neigh add 198.18.0.2 lladdr "$(cat "$dir/b.mac")" dev a0 nud permanent
+for ((i = 0; i < 100; i++)); do
+	ping -c 1 -W 1 198.18.0.2 >/dev/null 2>&1 && break
+done
+[ $i -lt 100 ] || die "B does not answer across the wire"
+for p in $PHASES; do
+	flowctl stats reset dev a0
+	counters "$p.before"
+	touch "$dir/$p.go"
+	waitfile "$dir/$p.ready" 120
+	timeout $((SECONDS_RUN + 60)) ib_write_bw -d rxe0 -x 1 -D "$SECONDS_RUN" -s 65536 -q 2 -F \
+		--report_gbits 198.18.0.2 >"$dir/$p.client.txt" 2>&1
+	echo "exit $?" >>"$dir/$p.client.txt"
+	counters "$p.after"
+	waitfile "$dir/$p.b.json" 120
+	jq -nc --argjson rx_pause "$(flowctl -j -s show dev a0 | jq '.[0].stats.rx_pause')" \
+		'{rx_pause: $rx_pause}' >"$dir/$p.a.json"
+	say "$p: $(cat "$dir/$p.a.json"); $(grep -E '^ *65536' "$dir/$p.client.txt" | tail -1)"
+done
+exit 0
