@@ -182,6 +182,11 @@ wire()
 	check_err $? "no ping across the $m pair and the bridge"
 	maddr "$h" a0
 	check_err $? "01:80:c2:00:00:01 not in a0's multicast list"
+	log_info "$m: $(fc "$h" -s show dev a0 | grep '^  nic:')"
+	if [ "$m" = virtio ]; then
+		check_eq "$(fc "$h" -j -s show dev a0 | jq -c '.[0].nic.pause')" null \
+			"virtio: show -s's nic has no MAC pause"
+	fi
 	maddr "$s" s0
 	check_err $? "01:80:c2:00:00:01 not in s0's multicast list"
 	spd=$(fc "$h" -j show dev a0 | jq -r '.[0].speed_mbps')
@@ -404,6 +409,9 @@ doctor()
 		[[ " $before " == *" $f "* ]]
 		check_err $? "$m: doctor did not find $f"
 	done
+	# show -s says the same of the driver (its own pause, rx-all).
+	check_eq "$(fc "$h" -j -s show dev a0 | jq -c '.[0].nic | [.pause.autoneg, .pause.rx, .pause.tx, .rx_all]')" \
+		"[true,true,true,false]" "$m: show -s's nic before the fixes"
 	# Run each fix doctor printed for those three, as a user would.
 	fixes=$(fc "$h" -j doctor dev a0 interval 0.2 2>/dev/null |
 		jq -r '.findings[] | select(.id == "hw-pause-on" or .id == "rx-all-off" or .id == "speed-mismatch") | .fix')
@@ -419,6 +427,9 @@ doctor()
 		[[ " $after " != *" $f "* ]]
 		check_err $? "$m: $f is still there after its fix"
 	done
+	check_eq "$(fc "$h" -j -s show dev a0 | jq -c '.[0].nic | [.pause.autoneg, .pause.rx, .pause.tx, .rx_all]')" \
+		"[false,false,false,true]" "$m: show -s's nic after the fixes"
+	log_info "$m: $(fc "$h" -s show dev a0 | grep '^  nic:')"
 	check_eq "$(fc "$h" -j show dev a0 | jq -r '.[0] | "\(.speed_mbps) \(.speed_source)"')" \
 		"$((10 * RATE_MBIT)) rate" "$m: a0's quanta speed after speed auto (the line rate wins over ethtool's)"
 	# With the MAC's pause off and rx-all on, PAUSE still reaches flowctl.

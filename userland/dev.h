@@ -17,6 +17,8 @@
 
 #include "netlink.h"
 
+struct fc_doc_nic;
+
 struct fc_prio {
 	uint32_t have;				/* bit n: FLOWCTL_A_PRIO_n */
 	uint64_t v[FLOWCTL_A_PRIO_MAX + 1];
@@ -30,6 +32,9 @@ struct fc_dev {
 	uint64_t stats[FLOWCTL_A_STATS_MAX + 1];
 	struct fc_prio prio[FLOWCTL_NUM_PRIOS];	/* by priority number */
 	uint64_t hwaddr;			/* its own MAC (48 bits), 0: unknown */
+	const struct fc_doc_nic *nic;		/* its driver's own flow control,
+						 * when read (show -s), or NULL
+						 */
 };
 
 #define FC_HAS(mask, attr) (((mask) >> (attr)) & 1u)

@@ -5,10 +5,13 @@
  * JSON is for programs and carries every field the kernel sent.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "doctor.h"
 #include "flowctl.h"
 #include "netlink.h"
+#include "nic.h"
 #include "print.h"
 #include "show.h"
 
@@ -408,6 +411,61 @@ static void print_prio(const struct fc_prio *p, unsigned int what)
 	close_json_object();
 }
 
+/*
+ * The driver's own flow control beside flowctl's: the MAC's pause settings
+ * and its pause frame counters (ethtool -I -a), rx-all, and the NIC's own
+ * PFC (dcbnl). What the driver does not have is left out.
+ */
+static void print_nic(const struct fc_doc_nic *n)
+{
+	int i;
+	bool any = false;
+
+	open_json_object("nic");
+	print_text("  nic:");
+	if (!n->pause_err) {
+		open_json_object("pause");
+		print_bool(PRINT_JSON, "autoneg", NULL, n->pause_autoneg);
+		print_bool(PRINT_JSON, "rx", NULL, n->pause_rx);
+		print_bool(PRINT_JSON, "tx", NULL, n->pause_tx);
+		print_text(" mac pause autoneg %s rx %s tx %s", n->pause_autoneg ? "on" : "off",
+			   n->pause_rx ? "on" : "off", n->pause_tx ? "on" : "off");
+		if (n->have_rx_frames[0])
+			print_u64(PRINT_ANY, "rx_frames", " (frames rx %s", n->rx_frames[0]);
+		if (n->have_tx_frames[0])
+			print_u64(PRINT_ANY, "tx_frames", n->have_rx_frames[0] ? " tx %s" : " (frames tx %s",
+				  n->tx_frames[0]);
+		if (n->have_rx_frames[0] || n->have_tx_frames[0])
+			print_text(")");
+		close_json_object();
+		any = true;
+	} else {
+		print_text(" mac pause %s", n->pause_err == EOPNOTSUPP ? "none" : strerror(n->pause_err));
+	}
+	if (!n->features_err && (n->rx_all_offered || n->rx_all_on)) {
+		print_bool(PRINT_JSON, "rx_all", NULL, n->rx_all_on);
+		print_text("; rx-all %s", n->rx_all_on ? "on" : "off");
+		any = true;
+	}
+	if (!n->dcb_pfc_err && n->have_pfc) {
+		print_u64(PRINT_JSON, "pfc_cap", NULL, n->pfc_cap);
+		open_json_array("pfc_en");
+		print_text("; nic pfc");
+		for (i = 0; i < FLOWCTL_NUM_PRIOS; i++)
+			if (n->pfc_en & (1u << i)) {
+				print_u64(PRINT_ANY, NULL, " %s", (uint64_t)i);
+			}
+		close_json_array();
+		if (!n->pfc_en)
+			print_text(" off");
+		any = true;
+	}
+	if (!any)
+		print_text(" (the driver has no flow control of its own)");
+	print_text("\n");
+	close_json_object();
+}
+
 void fc_print_dev(const struct fc_dev *d, unsigned int what)
 {
 	enum output_type cf = (what & FC_SHOW_CONFIG) ? PRINT_ANY : 0;
@@ -431,6 +489,8 @@ void fc_print_dev(const struct fc_dev *d, unsigned int what)
 
 	if (what & FC_SHOW_COUNTERS)
 		print_port_counters(d, PRINT_ANY);
+	if (d->nic)
+		print_nic(d->nic);
 
 	if (what & (FC_SHOW_STATE | FC_SHOW_COUNTERS | FC_SHOW_CONFIG)) {
 		open_json_array("prio");
@@ -484,15 +544,32 @@ int fc_dev_fetch(const char *dev, const char *verb, struct fc_dev_list *l)
 int fc_show_run(const char *dev, unsigned int what)
 {
 	struct fc_dev_list l = { 0 };
+	struct fc_doc_nic *nics = NULL;
 	int ret;
 
 	ret = fc_dev_fetch(dev, "show", &l);
+	/* With counters, the driver's own beside them (ethtool, dcbnl). */
+	if (!ret && (what & FC_SHOW_COUNTERS) && l.n) {
+		struct fc_nic_socks socks;
+		size_t i;
+
+		nics = calloc(l.n, sizeof(*nics));
+		if (nics) {
+			fc_nic_open(&socks);
+			for (i = 0; i < l.n; i++) {
+				fc_nic_read(&socks, l.dev[i].ifname, &nics[i]);
+				l.dev[i].nic = &nics[i];
+			}
+			fc_nic_close(&socks);
+		}
+	}
 	if (!ret) {
 		fc_print_devs(&l, what);
 		if (!l.n && !dev && !is_json())
 			fprintf(stderr,
 				"no flowctl qdisc in this network namespace; attach one with: tc qdisc add dev DEV root flowctl\n");
 	}
+	free(nics);
 	fc_dev_list_free(&l);
 	return ret;
 }

@@ -43,7 +43,7 @@ TOP_TYPES = {
     "limit_bytes": int, "xoff_bytes": int, "xon_bytes": int, "quanta": int,
     "headroom_bytes": int, "prio_tc": list, "tc_bw": list, "stats": dict, "prio": list,
     "wd_detect_ms": int, "wd_restore_ms": int, "wd_action": str, "tx_storm_ms": int,
-    "partner_mac": str, "address": str,
+    "partner_mac": str, "address": str, "nic": dict,
 }
 STATS_KEYS = ["rx_pause", "rx_xon", "rx_pfc", "tx_pause", "tx_xon", "tx_pfc",
               "rx_ignored", "rx_malformed", "rx_unsupported", "partner_ignored",
@@ -127,6 +127,10 @@ def check_show(out):
        "show: prio 3 paused with time left and the time so far")
     ok(full["partner_mac"] == "02:00:5e:10:20:fe", "show: partner_mac, six bytes in order",
        full.get("partner_mac"))
+    ok(full["nic"] == {"pause": {"autoneg": True, "rx": True, "tx": True, "rx_frames": 7,
+                                 "tx_frames": 9}, "rx_all": True, "pfc_cap": 8, "pfc_en": [3, 4]}
+       and "nic" not in sparse,
+       "show: nic, the driver's own flow control (only where it was read)", full.get("nic"))
     ok(full["address"] == "02:00:5e:10:20:a1" and "address" not in sparse,
        "show: address, the port's own MAC, six bytes in order (absent when unknown)",
        full.get("address"))
@@ -156,8 +160,8 @@ def check_show(out):
 def check_stats(out):
     stats = load(os.path.join(out, "stats.json"))
     full = stats[1]
-    ok(set(full) == {"ifname", "ifindex", "stats", "prio"},
-       "stats: identity, stats and prio only", sorted(full))
+    ok(set(full) == {"ifname", "ifindex", "stats", "prio", "nic"},
+       "stats: identity, stats, prio and the driver's own (nic) only", sorted(full))
     ok(all(set(p) == PRIO_COUNTERS for p in full["prio"]),
        "stats: prio entries carry the counters only",
        [sorted(set(p) ^ PRIO_COUNTERS) for p in full["prio"]][:1])

@@ -18,12 +18,14 @@
 #include "dcbx_agent.h"
 #include "show.h"
 #include "waitfor.h"
+#include "doctor.h"
 
 static char buf_full[16384] __attribute__((aligned(8)));
 static char buf_sparse[4096] __attribute__((aligned(8)));
 static char buf_ev[1024] __attribute__((aligned(8)));
 
 static struct fc_dev_list devs;
+static struct fc_doc_nic nic;
 
 static void load(void)
 {
@@ -39,6 +41,20 @@ static void load(void)
 	fc_dev_list_sort(&devs);
 	/* show reads the port's own MAC beside the reply; the full one has one. */
 	devs.dev[1].hwaddr = 0x02005e1020a1ULL;
+	/* and, with counters, what its driver says (an Intel NIC's defaults
+	 * after ethtool -K rx-all on, with a NIC PFC on 3 and 4).
+	 */
+	nic.pause_autoneg = true;
+	nic.pause_rx = true;
+	nic.pause_tx = true;
+	nic.have_rx_frames[0] = nic.have_tx_frames[0] = true;
+	nic.rx_frames[0] = 7;
+	nic.tx_frames[0] = 9;
+	nic.rx_all_offered = nic.rx_all_on = true;
+	nic.have_pfc = true;
+	nic.pfc_cap = 8;
+	nic.pfc_en = 0x18;
+	devs.dev[1].nic = &nic;
 }
 
 static void test_parsed(void)
@@ -130,6 +146,12 @@ static void test_text(void)
 		"text -s: per-priority rx counters");
 	ktap_ok(strstr(ts, "sent 53 packets 9223372036854775813B dropped 73") != NULL,
 		"text -s: per-priority queue counters, 64-bit");
+	{
+		const char *at = strstr(ts, "  nic: mac pause autoneg on rx on tx on (frames rx 7 tx 9); rx-all on; nic pfc 3 4\n");
+
+		ktap_ok(at && !strstr(at + 1, "  nic:") && strstr(ts, "  nic:") == at,
+			"text -s: the driver's own pause, its counters, rx-all and the NIC's PFC, for the port it was read for");
+	}
 	ktap_ok(strstr(st, "veth0:\n") && !strstr(st, "mode pfc") && strstr(st, "received: pause 12"),
 		"text stats: counters without the config");
 	free(t);
