@@ -288,14 +288,15 @@ stream()
 	done
 }
 
-# check_gap US WHAT: a pause's gap, -5 ms .. +25 ms of PAUSE_US. rx_pause.sh
-# allows -1.5 ms over veth; here R's timestamps come after the NIC pair's
-# receive path too (interrupt moderation, NAPI), whose delay varies per
-# datagram under TCG: a last datagram before the gap stamped 2.5 ms late
-# was seen (virtio, 202.3 ms for 204.8).
+# check_gap US WHAT: a pause's gap, -10 ms .. +25 ms of PAUSE_US. rx_pause.sh
+# allows -1.5 ms over veth; here a datagram the driver took before the gate
+# closed can reach R late: it waits in the NIC's TX queue for qemu to send
+# it (virtio's queue is served by qemu's main loop, late under TCG), then
+# in the other NIC's receive path. Seen: 198.2 ms (virtio, 6.1) and 202.3
+# ms (virtio, 6.12) for 204.8; a frame with rx off gaps nothing past 11 ms.
 check_gap()
 {
-	check_range "$1" $((PAUSE_US - 5000)) $((PAUSE_US + 25000)) "$2"
+	check_range "$1" $((PAUSE_US - 10000)) $((PAUSE_US + 25000)) "$2"
 }
 
 pause()
