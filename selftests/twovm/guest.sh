@@ -22,36 +22,10 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 FCTEST=$here/tools/fctest
 PHASES="baseline lossless"
 
-say() { echo "twovm-$role: $*"; }
-die() {
-	say "$*"
-	echo "$*" >"$dir/$role.failed"
-	exit 1
-}
-
-# waitfile FILE SECONDS
-waitfile()
-{
-	local i
-
-	for ((i = 0; i < $2 * 10; i++)); do
-		[ -e "$1" ] && return 0
-		[ -e "$dir/a.failed" ] || [ -e "$dir/b.failed" ] && die "the other half failed: $(cat "$dir"/*.failed)"
-		sleep 0.1
-	done
-	die "no $1 after $2 s"
-}
-
-# The first wire (twovm gives one).
-read -r wmodel wmac wside <<<"$(echo "${FLOWCTL_WIRES:-}" | awk '{print $1}' | awk -F, '{print $1, $2, $3}')"
-[ -n "${wmac:-}" ] || die "no wire (vm-run --wire)"
-wif=
-for f in /sys/class/net/*/address; do
-	[ "$(cat "$f")" = "$wmac" ] && wif=$(basename "$(dirname "$f")")
-done
-[ -n "$wif" ] || die "no interface has the wire's address $wmac: is the $wmodel driver in this kernel?"
+NAME=twovm
+# shellcheck source=selftests/twovm/lib.sh
+source "$here/twovm/lib.sh"
 say "kernel $(uname -r), wire $wmodel on $wif ($wmac, side $wside)"
-uname -r >"$dir/$role.kernel"
 
 # drops: what s1 dropped, as flowctl counts it per band (tc -j would need
 # the q_flowctl.so plugin to print valid JSON).

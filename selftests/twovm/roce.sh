@@ -21,23 +21,9 @@ dir=${2:?usage: $0 a|b DIR}
 PHASES="lossy pause"
 SECONDS_RUN=${FLOWCTL_ROCE_SECONDS:-8}
 
-say() { echo "roce-$role: $*"; }
-die() {
-	say "$*"
-	echo "$*" >"$dir/$role.failed"
-	exit 1
-}
-waitfile()
-{
-	local i
-
-	for ((i = 0; i < $2 * 10; i++)); do
-		[ -e "$1" ] && return 0
-		[ -e "$dir/a.failed" ] || [ -e "$dir/b.failed" ] && die "the other half failed: $(cat "$dir"/*.failed)"
-		sleep 0.1
-	done
-	die "no $1 after $2 s"
-}
+NAME=roce
+# shellcheck source=selftests/twovm/lib.sh
+source "$(dirname "$0")/lib.sh"
 
 # counters PHASE: rxe0's hw counters as one JSON object.
 counters()
@@ -51,16 +37,8 @@ counters()
 }
 
 command -v ib_write_bw >/dev/null || die "no ib_write_bw (perftest)"
-read -r wmodel wmac _ <<<"$(echo "${FLOWCTL_WIRES:-}" | awk '{print $1}' | awk -F, '{print $1, $2, $3}')"
-[ -n "${wmac:-}" ] || die "no wire (vm-run --wire)"
-wif=
-for f in /sys/class/net/*/address; do
-	[ "$(cat "$f")" = "$wmac" ] && wif=$(basename "$(dirname "$f")")
-done
-[ -n "$wif" ] || die "no interface has the wire's address $wmac"
 modprobe rdma_rxe || die "modprobe rdma_rxe"
 say "kernel $(uname -r), wire $wmodel on $wif"
-uname -r >"$dir/$role.kernel"
 
 if [ "$role" = b ]; then
 	ip netns add S || die "netns S"
