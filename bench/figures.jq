@@ -114,6 +114,12 @@ def figures:
         (select(.dump_bytes) |
           { group: "6 scale (per port; pfifo_fast is the peer)", key: "scale/\(.ports)/\(.qdisc)/dump_bytes",
             label: "\(.ports) ports, \(.qdisc): bytes that dump carried", value: .dump_bytes, unit: "B" }),
+        (select(.dump_brief_us) |
+          { group: "6 scale (per port; pfifo_fast is the peer)", key: "scale/\(.ports)/\(.qdisc)/dump_brief",
+            label: "\(.ports) ports, \(.qdisc): brief netlink dump (DEV_GET brief, flowctl -br show)",
+            value: (.dump_brief_us / 1000 | . * 100 | round / 100), unit: "ms" },
+          { group: "6 scale (per port; pfifo_fast is the peer)", key: "scale/\(.ports)/\(.qdisc)/dump_brief_bytes",
+            label: "\(.ports) ports, \(.qdisc): bytes the brief dump carried", value: .dump_brief_bytes, unit: "B" }),
         { group: "6 scale (per port; pfifo_fast is the peer)", key: "scale/\(.ports)/\(.qdisc)/pause",
           label: "\(.ports) ports, \(.qdisc): PAUSE frames absorbed", value: .pause_frames_per_s, unit: "/s" }),
     (.scale // empty | select(.teardown) | .teardown[] |

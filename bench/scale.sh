@@ -99,14 +99,15 @@ kmem_settled()
 	echo "$b"
 }
 
-# dump QDISC: sets DUMP_US to the median time of five full netlink dumps
-# (flowctl's DEV_GET, or RTM_GETQDISC for the peer), DUMP_MSGS and
-# DUMP_BYTES to the messages and bytes one carried.
+# dump WHAT: sets DUMP_US to the median time of five full netlink dumps
+# (WHAT flowctl: DEV_GET; flowctl-brief: DEV_GET brief, what "flowctl -br
+# show" asks; tc: RTM_GETQDISC for the peer), DUMP_MSGS and DUMP_BYTES to
+# the messages and bytes one carried.
 dump()
 {
 	local out w1 w2
 
-	out=$(ip netns exec "$P" "$FCBENCH" dump "$([ "$1" = flowctl ] && echo flowctl || echo tc)" 5) ||
+	out=$(ip netns exec "$P" "$FCBENCH" dump "$1" 5) ||
 		fail "the netlink dump failed"
 	read -r w1 DUMP_MSGS w2 DUMP_US w3 DUMP_BYTES <<<"$out"
 	if [ "$w1" != messages ] || [ "$w2" != median_us ] || [ "$w3" != bytes ] ||
@@ -154,16 +155,25 @@ for q in flowctl pfifo_fast; do
 		tc -n "$P" -batch "$BENCH_TMP/tc" || fail "cannot attach $q to p$prev..p$((n - 1))"
 		prev=$n
 		read -r used slab < <(kmem_settled)
-		dump "$q"
+		brief_us=null brief_bytes=null
+		if [ "$q" = flowctl ]; then
+			dump flowctl-brief
+			brief_us=$DUMP_US brief_bytes=$DUMP_BYTES
+			dump flowctl
+		else
+			dump tc
+		fi
 		absorb "$q"
 		jq -n -c --arg q "$q" --argjson n "$n" --argjson used $((used - base_used)) \
 			--argjson slab $((slab - base_slab)) --argjson dump "$DUMP_US" \
 			--argjson dump_msgs "$DUMP_MSGS" --argjson dump_bytes "$DUMP_BYTES" \
+			--argjson brief "$brief_us" --argjson brief_bytes "$brief_bytes" \
 			--argjson fps "$ABS_FPS" --argjson counted "$ABS_COUNTED" '
 			{ qdisc: $q, ports: $n,
 			  memory_per_port_bytes: ($used / $n | round),
 			  slab_per_port_bytes: ($slab / $n | round),
 			  dump_us: $dump, dump_messages: $dump_msgs, dump_bytes: $dump_bytes,
+			  dump_brief_us: $brief, dump_brief_bytes: $brief_bytes,
 			  pause_frames_per_s: $fps,
 			  pause_counted_share: $counted }' >>"$BENCH_TMP/rows"
 		tail -n 1 "$BENCH_TMP/rows" | sed 's/^/bench: [scale]   /' >&2

@@ -305,6 +305,20 @@ struct fc_snapshot {
 	u8 partner_mac[ETH_ALEN];	/* zero: none heard */
 };
 
+/* What a brief DEV_GET carries (fc_brief): no counters, no priority nests. */
+struct fc_brief {
+	u8 mode;
+	u8 rx;
+	u8 tx;
+	u8 pfc_prios;
+	u8 paused;		/* bit p: the partner holds priority p now */
+	u8 xoff_active;		/* bit p: our XOFF holds priority p */
+	u8 stormed;		/* bit p: the watchdog holds p as stormed */
+	u32 speed_mbps;
+	u32 backlog_bytes;
+	u32 backlog_packets;
+};
+
 extern struct Qdisc_ops fc_qdisc_ops;
 
 /* qdisc.c */
@@ -316,6 +330,7 @@ int fc_cfg_commit(struct fc_sched *q, struct fc_cfg *ncfg,
 		  struct netlink_ext_ack *extack);
 void fc_update_speed(struct fc_sched *q);
 void fc_snapshot(struct fc_sched *q, struct fc_snapshot *s);
+void fc_brief(struct fc_sched *q, struct fc_brief *b);
 void fc_reset_counters(struct fc_sched *q);
 void fc_schedule(struct fc_sched *q);
 

@@ -53,6 +53,13 @@ static const struct nla_policy fc_dev_id_policy[FLOWCTL_A_DEV_MAX + 1] = {
 	[FLOWCTL_A_DEV_IFNAME]	= { .type = NLA_NUL_STRING, .len = IFNAMSIZ - 1 },
 };
 
+/* DEV_GET: one device, or a dump; either brief. */
+static const struct nla_policy fc_dev_get_policy[FLOWCTL_A_DEV_MAX + 1] = {
+	[FLOWCTL_A_DEV_IFINDEX]	= NLA_POLICY_MIN(NLA_U32, 1),
+	[FLOWCTL_A_DEV_IFNAME]	= { .type = NLA_NUL_STRING, .len = IFNAMSIZ - 1 },
+	[FLOWCTL_A_DEV_BRIEF]	= { .type = NLA_FLAG },
+};
+
 static const struct nla_policy fc_dev_set_policy[FLOWCTL_A_DEV_MAX + 1] = {
 	[FLOWCTL_A_DEV_IFINDEX]	= NLA_POLICY_MIN(NLA_U32, 1),
 	[FLOWCTL_A_DEV_IFNAME]	= { .type = NLA_NUL_STRING, .len = IFNAMSIZ - 1 },
@@ -169,6 +176,72 @@ static int fc_fill_prio(struct sk_buff *msg, const struct fc_snapshot *s,
 	return 0;
 }
 
+/* The port's state in five numbers, in the full reply and the brief one. */
+static int fc_put_state(struct sk_buff *msg, u8 paused, u8 xoff_active,
+			u8 stormed, u32 backlog_bytes, u32 backlog_packets)
+{
+	return nla_put_u8(msg, FLOWCTL_A_DEV_PAUSED, paused) ||
+	       nla_put_u8(msg, FLOWCTL_A_DEV_XOFF_ACTIVE, xoff_active) ||
+	       nla_put_u8(msg, FLOWCTL_A_DEV_STORMED, stormed) ||
+	       nla_put_u32(msg, FLOWCTL_A_DEV_BACKLOG_BYTES, backlog_bytes) ||
+	       nla_put_u32(msg, FLOWCTL_A_DEV_BACKLOG_PACKETS, backlog_packets);
+}
+
+/* The same from a snapshot. */
+static int fc_put_snapshot_state(struct sk_buff *msg,
+				 const struct fc_snapshot *s)
+{
+	u8 paused = 0, xoff_active = 0, stormed = 0;
+	u64 bytes = 0, packets = 0;
+	int prio;
+
+	for (prio = 0; prio < FC_PRIOS; prio++) {
+		if (s->prio[prio].pause_left_ns)
+			paused |= BIT(prio);
+		if (s->prio[prio].xoff_active || s->tx_link_active)
+			xoff_active |= BIT(prio);
+		if (s->prio[prio].wd_state == FLOWCTL_WD_STORMED)
+			stormed |= BIT(prio);
+		bytes += s->prio[prio].backlog_bytes;
+		packets += s->prio[prio].backlog_packets;
+	}
+	return fc_put_state(msg, paused, xoff_active, stormed,
+			    min_t(u64, bytes, U32_MAX),
+			    min_t(u64, packets, U32_MAX));
+}
+
+/*
+ * One device in brief: what "flowctl -br show" prints, about a tenth of
+ * the full reply's bytes and attributes (a dump of thousands of ports).
+ */
+static int fc_nl_fill_brief(struct sk_buff *msg, struct fc_sched *q,
+			    u32 portid, u32 seq, int flags)
+{
+	struct net_device *dev = qdisc_dev(q->sch);
+	struct fc_brief b;
+	void *hdr;
+
+	fc_brief(q, &b);
+	hdr = genlmsg_put(msg, portid, seq, &fc_genl_family, flags,
+			  FLOWCTL_CMD_DEV_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_u32(msg, FLOWCTL_A_DEV_IFINDEX, dev->ifindex) ||
+	    nla_put_string(msg, FLOWCTL_A_DEV_IFNAME, dev->name) ||
+	    nla_put_u8(msg, FLOWCTL_A_DEV_MODE, b.mode) ||
+	    nla_put_u8(msg, FLOWCTL_A_DEV_RX, b.rx) ||
+	    nla_put_u8(msg, FLOWCTL_A_DEV_TX, b.tx) ||
+	    nla_put_u8(msg, FLOWCTL_A_DEV_PFC_PRIOS, b.pfc_prios) ||
+	    nla_put_u32(msg, FLOWCTL_A_DEV_SPEED_MBPS, b.speed_mbps) ||
+	    fc_put_state(msg, b.paused, b.xoff_active, b.stormed,
+			 b.backlog_bytes, b.backlog_packets)) {
+		genlmsg_cancel(msg, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(msg, hdr);
+	return 0;
+}
+
 /* One device, from a snapshot; s is scratch space (too big for the stack). */
 static int fc_nl_fill(struct sk_buff *msg, struct fc_sched *q,
 		      struct fc_snapshot *s, u32 portid, u32 seq, int flags)
@@ -205,6 +278,7 @@ static int fc_nl_fill(struct sk_buff *msg, struct fc_sched *q,
 	    nla_put_u32(msg, FLOWCTL_A_DEV_WD_RESTORE_MS, c->wd_restore_ms) ||
 	    nla_put_u8(msg, FLOWCTL_A_DEV_WD_ACTION, c->wd_action) ||
 	    nla_put_u32(msg, FLOWCTL_A_DEV_TX_STORM_MS, c->tx_storm_ms) ||
+	    fc_put_snapshot_state(msg, s) ||
 	    fc_fill_stats(msg, s))
 		goto cancel;
 	if (!is_zero_ether_addr(s->partner_mac) &&
@@ -285,6 +359,9 @@ static int fc_nl_get_doit(struct sk_buff *skb, struct genl_info *info)
 	q = fc_nl_find(info);
 	if (IS_ERR(q))
 		err = PTR_ERR(q);
+	else if (nla_get_flag(info->attrs[FLOWCTL_A_DEV_BRIEF]))
+		err = fc_nl_fill_brief(msg, q, info->snd_portid,
+				       info->snd_seq, 0);
 	else
 		err = fc_nl_fill(msg, q, s, info->snd_portid, info->snd_seq, 0);
 	rtnl_unlock();
@@ -309,6 +386,7 @@ free:
  */
 struct fc_dump_state {
 	unsigned int n;
+	bool brief;
 	int ifindex[];
 };
 
@@ -342,6 +420,9 @@ static int fc_nl_get_dump_start(struct netlink_callback *cb)
 			st->ifindex[n++] = dev->ifindex;
 	rtnl_unlock();
 	st->n = n;
+	/* genetlink validated the request against the op's policy. */
+	st->brief = !!nlmsg_find_attr(cb->nlh, GENL_HDRLEN,
+				      FLOWCTL_A_DEV_BRIEF);
 	sort(st->ifindex, n, sizeof(st->ifindex[0]), fc_cmp_int, NULL);
 	cb->args[0] = (unsigned long)st;
 	cb->args[1] = 0;
@@ -364,8 +445,8 @@ static int fc_nl_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	struct fc_sched *q;
 	int err = 0;
 
-	s = kmalloc(sizeof(*s), GFP_KERNEL);
-	if (!s)
+	s = st->brief ? NULL : kmalloc(sizeof(*s), GFP_KERNEL);
+	if (!st->brief && !s)
 		return -ENOMEM;
 	rtnl_lock();
 	for (; i < st->n; i++) {
@@ -373,8 +454,13 @@ static int fc_nl_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 		q = dev ? fc_from_dev(dev) : NULL;
 		if (!q)
 			continue;
-		err = fc_nl_fill(skb, q, s, NETLINK_CB(cb->skb).portid,
-				 cb->nlh->nlmsg_seq, NLM_F_MULTI);
+		if (st->brief)
+			err = fc_nl_fill_brief(skb, q,
+					       NETLINK_CB(cb->skb).portid,
+					       cb->nlh->nlmsg_seq, NLM_F_MULTI);
+		else
+			err = fc_nl_fill(skb, q, s, NETLINK_CB(cb->skb).portid,
+					 cb->nlh->nlmsg_seq, NLM_F_MULTI);
 		if (err)
 			break;
 	}
@@ -838,7 +924,7 @@ static const struct genl_ops fc_genl_ops[] = {
 		.start	= fc_nl_get_dump_start,
 		.dumpit	= fc_nl_get_dumpit,
 		.done	= fc_nl_get_dump_done,
-		.policy	= fc_dev_id_policy,
+		.policy	= fc_dev_get_policy,
 		.maxattr = FLOWCTL_A_DEV_MAX,
 	},
 	{

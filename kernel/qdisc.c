@@ -511,6 +511,42 @@ void fc_snapshot(struct fc_sched *q, struct fc_snapshot *s)
 	fc_wd_snapshot(q, s, now);
 }
 
+/*
+ * The state "flowctl -br show" prints, without the snapshot's counters:
+ * two short critical sections and no per-priority copy. Under RTNL.
+ */
+void fc_brief(struct fc_sched *q, struct fc_brief *b)
+{
+	const struct fc_cfg *cfg = rtnl_dereference(q->cfg);
+	u16 active = READ_ONCE(q->tx_active);
+	int prio;
+	u64 now;
+
+	b->mode = cfg->mode;
+	b->rx = cfg->rx;
+	b->tx = cfg->tx;
+	b->pfc_prios = cfg->pfc_prios;
+	b->speed_mbps = READ_ONCE(q->speed_mbps);
+	b->xoff_active = (active & FC_LINK_BIT) ? 0xff : active & 0xff;
+
+	sch_tree_lock(q->sch);
+	b->backlog_bytes = q->sch->qstats.backlog;
+	b->backlog_packets = q->sch->q.qlen;
+	sch_tree_unlock(q->sch);
+
+	b->paused = 0;
+	b->stormed = 0;
+	spin_lock_bh(&q->rx_lock);
+	now = ktime_get_ns();
+	for (prio = 0; prio < FC_PRIOS; prio++) {
+		if (q->prx[prio].until > now)
+			b->paused |= BIT(prio);
+		if (q->pwd[prio].state == FLOWCTL_WD_STORMED)
+			b->stormed |= BIT(prio);
+	}
+	spin_unlock_bh(&q->rx_lock);
+}
+
 void fc_reset_counters(struct fc_sched *q)
 {
 	int prio;

@@ -16,7 +16,7 @@
 #   | c0, c1 flowctl (other ns)    |      | x0..x7 + y0..y7 flowctl      |
 #   +------------------------------+      +------------------------------+
 
-ALL_TESTS="defaults set_roundtrip refused_unchanged dump_many dump_churn
+ALL_TESTS="defaults set_roundtrip refused_unchanged dump_many dump_brief dump_churn
 	   dump_netns perms events event_storm events_lost watch_verdicts send_tshark
 	   ynl_dump_set metrics_promtool"
 source "$(dirname "$0")/lib.sh"
@@ -136,6 +136,51 @@ dump_many()
 	names=$(fc "$A" -j show | jq -r '.[].ifname' | sort | uniq | wc -l)
 	check_eq "$names" 81 "distinct names in the dump"
 	log_test "dump of 81 ports spans several messages, each port once"
+}
+
+# dump_brief: "flowctl -br show" (FLOWCTL_A_DEV_BRIEF) lists the same 81
+# ports with the same settings as the full dump; a port the partner pauses
+# says so in both; the brief dump carries under a tenth of the full one's
+# bytes; -br with -s is a usage error.
+dump_brief()
+{
+	local full brief diff a0 bf bb
+
+	fc "$A" set dev m0 mode pfc pfc-prios 3,4 tx on
+	fc "$A" set dev a0 speed 10
+	# 65535 quanta at 10 Mb/s: a0 is paused for 3.36 s.
+	ip netns exec "$B" "$FCTEST" raw b0 "$(pause_hex "$MAC_B" 65535)"
+	brief=$(fc "$A" -j -br show)
+	full=$(fc "$A" -j show)
+	check_eq "$(echo "$brief" | jq length)" 81 "ports in the brief dump"
+	diff=$(jq -n --argjson f "$full" --argjson b "$brief" \
+		'[$f, $b] | map(map({ifname, ifindex, mode, rx, tx, pfc_prios, speed_mbps}))
+		 | .[0] - .[1] | map(.ifname)')
+	check_eq "$diff" "[]" "ports whose settings differ between the brief and the full dump"
+	a0=$(echo "$brief" | jq -c '.[] | select(.ifname == "a0")')
+	check_eq "$(echo "$a0" | jq -c .paused_prios)" "[0,1,2,3,4,5,6,7]" \
+		"a0 paused by a PAUSE frame: all eight, brief"
+	check_eq "$(echo "$full" | jq -c '[.[] | select(.ifname == "a0") | .prio[] | select(.paused) | .prio]')" \
+		"[0,1,2,3,4,5,6,7]" "a0 paused by a PAUSE frame: all eight, full"
+	check_eq "$(echo "$a0" | jq -c '[.xoff_prios, .stormed_prios, .backlog_packets]')" "[[],[],0]" \
+		"a0 holds no XOFF, nothing stormed, nothing queued"
+	check_eq "$(echo "$brief" | jq -c '.[] | select(.ifname == "m0") | [.mode, .pfc_prios, .tx]')" \
+		'["pfc",[3,4],true]' "m0's settings, brief"
+	check_eq "$(echo "$brief" | jq -c '.[0] | has("prio") or has("stats")')" false \
+		"no priorities and no counters in brief"
+	check_eq "$(fc "$A" -br show | wc -l)" 81 "a line a port in text"
+	fc "$A" -br show dev a0 | grep -q "^a0 .* paused 0-7 "
+	check_err $? "the text line of a0 does not say paused 0-7: $(fc "$A" -br show dev a0)"
+	fc "$A" -br -s show >/dev/null 2>&1
+	check_eq $? 2 "exit status of -br with -s"
+	bf=$(ip netns exec "$A" "$SELFTESTS_DIR/tools/fcdump" | awk '$1 == "bytes" { print $2 }')
+	bb=$(ip netns exec "$A" "$SELFTESTS_DIR/tools/fcdump" brief | awk '$1 == "bytes" { print $2 }')
+	log_info "81 ports: the full dump $bf bytes, the brief one $bb"
+	[ -n "$bf" ] && [ -n "$bb" ] && [ $((bb * 10)) -lt "$bf" ]
+	check_err $? "the brief dump ($bb bytes) is not under a tenth of the full one ($bf)"
+	fc "$A" set dev a0 speed auto
+	fc "$A" set dev m0 mode pause pfc-prios none tx off
+	log_test "flowctl -br show: a brief dump of 81 ports, the same settings and state"
 }
 
 # dump_churn: a dump paused after its first parts while a port it already
@@ -450,6 +495,12 @@ ynl_dump_set()
 		--output-json 2>&1)
 	check_err $? "ynl dump failed: $out"
 	check_eq "$(echo "$out" | jq 'length')" 81 "ports in the ynl dump"
+	out=$(ip netns exec "$A" /usr/bin/python3 "$ynl" --spec "$spec" --schema "$schema" --dump dev-get \
+		--json '{"brief": true}' --output-json 2>&1)
+	check_err $? "ynl brief dump failed: $out"
+	check_eq "$(echo "$out" | jq '[.[] | select(has("paused") and has("backlog-bytes")
+		and (has("prio") or has("stats") | not))] | length')" 81 \
+		"ports in ynl's brief dump with the port's state and no counters"
 	out=$(ip netns exec "$A" /usr/bin/python3 "$ynl" --spec "$spec" --schema "$schema" --do dev-set \
 		--json '{"ifname": "a0", "mode": "pfc", "pfc-prios": 24, "speed": 25000}' 2>&1)
 	check_err $? "ynl set failed: $out"
@@ -460,7 +511,7 @@ ynl_dump_set()
 	check_eq "$(echo "$out" | jq -r '.mode')" pfc "ynl get mode"
 	check_eq "$(echo "$out" | jq -r '.speed')" 25000 "ynl get speed"
 	check_eq "$(echo "$out" | jq -r '.prio | length')" 8 "ynl get prio nests"
-	log_test "ynl drives the YAML spec: dump, set, get"
+	log_test "ynl drives the YAML spec: dump, brief dump, set, get"
 }
 
 # promtool: FLOWCTL_PROMTOOL, one on PATH, or the one scripts/deps.sh

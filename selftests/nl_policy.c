@@ -314,6 +314,48 @@ TEST_F(fc, partner_mac_read_only)
 	EXPECT_EQ(FLOWCTL_A_DEV_PARTNER_MAC, self->n.bad_attr_type);
 }
 
+/*
+ * The brief flag: a DEV_GET's; refused in a set and in a reset, and with a
+ * payload (a flag has none). A brief get carries the port's state and no
+ * priority nest.
+ */
+TEST_F(fc, brief_flag)
+{
+	static const uint8_t one = 1;
+	struct nlmsghdr *req = set_req(self), *h;
+	struct nlattr *a;
+	int prios = 0, paused = 0;
+
+	mnl_attr_put(req, FLOWCTL_A_DEV_BRIEF, 0, NULL);
+	EXPECT_EQ(-EINVAL, nl_talk(&self->n, req, NULL, NULL));
+	EXPECT_EQ(FLOWCTL_A_DEV_BRIEF, self->n.bad_attr_type);
+
+	req = genl_req(self->buf, self->n.family, FLOWCTL_CMD_STATS_RESET);
+	mnl_attr_put_strz(req, FLOWCTL_A_DEV_IFNAME, self->dev);
+	mnl_attr_put(req, FLOWCTL_A_DEV_BRIEF, 0, NULL);
+	EXPECT_EQ(-EINVAL, nl_talk(&self->n, req, NULL, NULL));
+	EXPECT_EQ(FLOWCTL_A_DEV_BRIEF, self->n.bad_attr_type);
+
+	req = genl_req(self->buf, self->n.family, FLOWCTL_CMD_DEV_GET);
+	mnl_attr_put_strz(req, FLOWCTL_A_DEV_IFNAME, self->dev);
+	mnl_attr_put(req, FLOWCTL_A_DEV_BRIEF, sizeof(one), &one);
+	EXPECT_GT(0, nl_talk(&self->n, req, NULL, NULL));
+	EXPECT_EQ(FLOWCTL_A_DEV_BRIEF, self->n.bad_attr_type);
+
+	req = genl_req(self->buf, self->n.family, FLOWCTL_CMD_DEV_GET);
+	mnl_attr_put_strz(req, FLOWCTL_A_DEV_IFNAME, self->dev);
+	mnl_attr_put(req, FLOWCTL_A_DEV_BRIEF, 0, NULL);
+	ASSERT_EQ(0, nl_talk(&self->n, req, NULL, NULL)) TH_LOG("%s", self->n.msg);
+	h = (struct nlmsghdr *)self->n.reply;
+	mnl_attr_for_each(a, h, sizeof(struct genlmsghdr)) {
+		prios += mnl_attr_get_type(a) == FLOWCTL_A_DEV_PRIO ||
+			 mnl_attr_get_type(a) == FLOWCTL_A_DEV_STATS;
+		paused += mnl_attr_get_type(a) == FLOWCTL_A_DEV_PAUSED;
+	}
+	EXPECT_EQ(0, prios);
+	EXPECT_EQ(1, paused);
+}
+
 TEST_F(fc, mode_out_of_range)
 {
 	struct nlmsghdr *req = set_req(self);

@@ -15,7 +15,7 @@
 
 #include "dev.h"
 
-_Static_assert(FLOWCTL_A_DEV_MAX < 32, "have mask too small");
+_Static_assert(FLOWCTL_A_DEV_MAX < 64, "have mask too small");
 _Static_assert(FLOWCTL_A_PRIO_MAX < 32, "have mask too small");
 _Static_assert(FLOWCTL_A_STATS_MAX < 32, "have mask too small");
 
@@ -98,17 +98,17 @@ static int dev_cb(const struct nlattr *attr, void *data)
 			return MNL_CB_OK;
 		snprintf(d->ifname, sizeof(d->ifname), "%s",
 			 mnl_attr_get_str(attr));
-		d->have |= 1u << type;
+		d->have |= 1ull << type;
 		return MNL_CB_OK;
 	case FLOWCTL_A_DEV_STATS:
 		if (mnl_attr_validate(attr, MNL_TYPE_NESTED) >= 0)
 			mnl_attr_parse_nested(attr, stats_cb, d);
-		d->have |= 1u << type;
+		d->have |= 1ull << type;
 		return MNL_CB_OK;
 	case FLOWCTL_A_DEV_PRIO:
 		if (mnl_attr_validate(attr, MNL_TYPE_NESTED) >= 0)
 			parse_prio(d, attr);
-		d->have |= 1u << type;
+		d->have |= 1ull << type;
 		return MNL_CB_OK;
 	}
 	if (type > FLOWCTL_A_DEV_MAX)
@@ -123,7 +123,7 @@ static int dev_cb(const struct nlattr *attr, void *data)
 		d->v[type] = 0;
 		for (k = 0; k < 8; k++)
 			d->v[type] |= (uint64_t)b[k] << (8 * k);
-		d->have |= 1u << type;
+		d->have |= 1ull << type;
 		return MNL_CB_OK;
 	}
 	if (type == FLOWCTL_A_DEV_PARTNER_MAC) {
@@ -136,11 +136,11 @@ static int dev_cb(const struct nlattr *attr, void *data)
 		d->v[type] = 0;
 		for (k = 0; k < 6; k++)
 			d->v[type] = d->v[type] << 8 | b[k];
-		d->have |= 1u << type;
+		d->have |= 1ull << type;
 		return MNL_CB_OK;
 	}
 	if (fc_attr_uint(attr, &d->v[type]))
-		d->have |= 1u << type;
+		d->have |= 1ull << type;
 	return MNL_CB_OK;
 }
 
@@ -221,11 +221,10 @@ void fc_dev_list_free(struct fc_dev_list *l)
 	memset(l, 0, sizeof(*l));
 }
 
-int fc_dev_get(struct fc_nl *nl, const char *dev, struct fc_dev_list *l)
+static int dev_get(struct fc_nl *nl, const char *dev, bool brief,
+		   struct fc_dev_list *l)
 {
 	struct nlmsghdr *nlh;
-	size_t i;
-	int ret;
 
 	if (dev) {
 		nlh = fc_nl_req(nl, FLOWCTL_CMD_DEV_GET, NLM_F_ACK);
@@ -233,9 +232,75 @@ int fc_dev_get(struct fc_nl *nl, const char *dev, struct fc_dev_list *l)
 	} else {
 		nlh = fc_nl_req(nl, FLOWCTL_CMD_DEV_GET, NLM_F_DUMP);
 	}
-	ret = fc_nl_talk(nl, nlh, fc_dev_list_cb, l);
+	if (brief)
+		mnl_attr_put(nlh, FLOWCTL_A_DEV_BRIEF, 0, NULL);
+	return fc_nl_talk(nl, nlh, fc_dev_list_cb, l);
+}
+
+int fc_dev_get(struct fc_nl *nl, const char *dev, struct fc_dev_list *l)
+{
+	size_t i;
+	int ret;
+
+	ret = dev_get(nl, dev, false, l);
 	/* Each port's own MAC, which its partner names in partner_mac. */
 	for (i = 0; !ret && i < l->n; i++)
 		l->dev[i].hwaddr = fc_dev_hwaddr(l->dev[i].ifname);
 	return ret;
+}
+
+/* The kernel's error points at the request's brief flag. */
+static bool refused_brief(const struct fc_nl *nl)
+{
+	const struct nlmsghdr *nlh = (const struct nlmsghdr *)nl->tx;
+	const struct nlattr *a;
+
+	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr))
+		if (mnl_attr_get_type(a) == FLOWCTL_A_DEV_BRIEF)
+			return nl->ext_off == (const char *)a - (const char *)nlh;
+	return false;
+}
+
+int fc_dev_get_brief(struct fc_nl *nl, const char *dev, struct fc_dev_list *l)
+{
+	int ret = dev_get(nl, dev, true, l);
+
+	/* A module older than the brief reply refuses the flag: the full
+	 * reply carries the same, per priority.
+	 */
+	if (ret == -EINVAL && refused_brief(nl)) {
+		fc_dev_list_free(l);
+		ret = dev_get(nl, dev, false, l);
+	}
+	return ret;
+}
+
+int fc_dev_mask(const struct fc_dev *d, int attr)
+{
+	unsigned int mask = 0;
+	int p, pa;
+
+	if (FC_HAS(d->have, attr))
+		return (int)(d->v[attr] & 0xff);
+	switch (attr) {
+	case FLOWCTL_A_DEV_PAUSED:
+		pa = FLOWCTL_A_PRIO_PAUSED;
+		break;
+	case FLOWCTL_A_DEV_XOFF_ACTIVE:
+		pa = FLOWCTL_A_PRIO_XOFF_ACTIVE;
+		break;
+	case FLOWCTL_A_DEV_STORMED:
+		pa = FLOWCTL_A_PRIO_WD_STATE;
+		break;
+	default:
+		return -1;
+	}
+	for (p = 0; p < FLOWCTL_NUM_PRIOS; p++) {
+		if (!FC_HAS(d->prio[p].have, pa))
+			return -1;
+		if (pa == FLOWCTL_A_PRIO_WD_STATE ?
+		    d->prio[p].v[pa] == FLOWCTL_WD_STORMED : d->prio[p].v[pa] != 0)
+			mask |= 1u << p;
+	}
+	return (int)mask;
 }

@@ -25,7 +25,7 @@ struct fc_prio {
 };
 
 struct fc_dev {
-	uint32_t have;				/* bit n: FLOWCTL_A_DEV_n */
+	uint64_t have;				/* bit n: FLOWCTL_A_DEV_n */
 	uint64_t v[FLOWCTL_A_DEV_MAX + 1];
 	char ifname[IF_NAMESIZE];
 	uint32_t stats_have;			/* bit n: FLOWCTL_A_STATS_n */
@@ -71,5 +71,16 @@ void fc_dev_list_free(struct fc_dev_list *l);
 
 /* DEV_GET for one device (dev != NULL) or all (dump). Returns -errno. */
 int fc_dev_get(struct fc_nl *nl, const char *dev, struct fc_dev_list *l);
+/*
+ * The same, brief (FLOWCTL_A_DEV_BRIEF): no counters, no priority nests,
+ * no hwaddr; from a module without it, the full reply.
+ */
+int fc_dev_get_brief(struct fc_nl *nl, const char *dev, struct fc_dev_list *l);
+/*
+ * The port-level state of a brief reply (FLOWCTL_A_DEV_PAUSED ...): sent,
+ * or worked out from the priority nests of a full one. A mask of
+ * priorities, or -1 when neither says.
+ */
+int fc_dev_mask(const struct fc_dev *d, int attr);
 
 #endif

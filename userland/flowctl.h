@@ -17,6 +17,7 @@ struct fc_opts {
 	bool json;
 	bool pretty;
 	bool stats;
+	bool brief;		/* -br: show prints a line a port */
 	const char *netns;
 };
 extern struct fc_opts fc_opt;

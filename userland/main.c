@@ -22,8 +22,8 @@ void usage_main(FILE *f)
 		"       flowctl help [ COMMAND ]\n"
 		"COMMAND := { show | set | stats | watch | sample | monitor | send |\n"
 		"            metrics | quanta | dcbx | doctor | watchdog | waitfor | help }\n"
-		"OPTIONS := { -j[son] | -p[retty] | -s[tatistics] | -n[etns] NETNS |\n"
-		"             -V[ersion] | -h[elp] }\n"
+		"OPTIONS := { -j[son] | -p[retty] | -s[tatistics] | -br[ief] |\n"
+		"             -n[etns] NETNS | -V[ersion] | -h[elp] }\n"
 		"\n"
 		"  show     config and live state of the flowctl ports (-s: counters)\n"
 		"  set      change a port's config (the kernel keeps what is not given)\n"
@@ -41,6 +41,7 @@ void usage_main(FILE *f)
 		"\n"
 		"  -j  JSON output          -p  pretty JSON (implies -j)\n"
 		"  -s  include counters     -n  run in network namespace NETNS\n"
+		"  -br show: one line a port, no counters (thousands of ports)\n"
 		"  -V  print the version\n"
 		"\n"
 		"rx = received PAUSE: " FC_RX_MEANS ";\n"
@@ -146,6 +147,8 @@ int main(int argc, char **argv)
 		} else if (is_opt(o, "-s", "-statistics") ||
 			   is_opt(o, "-s", "-stats")) {
 			fc_opt.stats = true;
+		} else if (is_opt(o, "-br", "-brief")) {
+			fc_opt.brief = true;
 		} else if (is_opt(o, "-n", "-netns")) {
 			if (argc < 2) {
 				fprintf(stderr, "Option \"%s\" needs a network namespace name\n",

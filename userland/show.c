@@ -502,6 +502,122 @@ void fc_print_dev(const struct fc_dev *d, unsigned int what)
 	close_json_object();
 }
 
+/* A mask of the port's state in brief: priorities, "?" when not sent. */
+static void print_brief_mask(const struct fc_dev *d, int attr,
+			     const char *key, const char *fmt)
+{
+	int mask = fc_dev_mask(d, attr);
+
+	if (mask < 0)
+		print_string(PRINT_FP, NULL, fmt, "?");
+	else
+		fc_print_prios(PRINT_ANY, key, fmt, (unsigned int)mask);
+}
+
+/* The queue of all bands: sent, or the sum of a full reply's priorities. */
+static bool brief_backlog(const struct fc_dev *d, uint64_t *bytes,
+			  uint64_t *packets)
+{
+	int p;
+
+	if (FC_HAS(d->have, FLOWCTL_A_DEV_BACKLOG_BYTES) &&
+	    FC_HAS(d->have, FLOWCTL_A_DEV_BACKLOG_PACKETS)) {
+		*bytes = d->v[FLOWCTL_A_DEV_BACKLOG_BYTES];
+		*packets = d->v[FLOWCTL_A_DEV_BACKLOG_PACKETS];
+		return true;
+	}
+	*bytes = *packets = 0;
+	for (p = 0; p < FLOWCTL_NUM_PRIOS; p++) {
+		const struct fc_prio *r = &d->prio[p];
+
+		if (!FC_HAS(r->have, FLOWCTL_A_PRIO_BACKLOG_BYTES) ||
+		    !FC_HAS(r->have, FLOWCTL_A_PRIO_BACKLOG_PACKETS))
+			return false;
+		*bytes += r->v[FLOWCTL_A_PRIO_BACKLOG_BYTES];
+		*packets += r->v[FLOWCTL_A_PRIO_BACKLOG_PACKETS];
+	}
+	return true;
+}
+
+/*
+ * flowctl -br show: one line a port, as "ip -br link" does. The priorities
+ * the partner holds paused (paused), the partner's priorities our XOFF
+ * holds (xoff), the watchdog's stormed ones, and the queue.
+ */
+static void print_brief(const struct fc_dev *d)
+{
+	uint64_t bytes, packets;
+	char buf[FMT_LEN];
+
+	open_json_object(NULL);
+	print_string(PRINT_ANY, "ifname", "%-15s", d->ifname);
+	dev_u64(d, FLOWCTL_A_DEV_IFINDEX, PRINT_JSON, "ifindex", NULL);
+	dev_enum(d, FLOWCTL_A_DEV_MODE, PRINT_ANY, "mode", " %-5s",
+		 fc_mode_name);
+	dev_on_off(d, FLOWCTL_A_DEV_RX, PRINT_ANY, "rx", " rx %-3s");
+	dev_on_off(d, FLOWCTL_A_DEV_TX, PRINT_ANY, "tx", " tx %-3s");
+	if (FC_HAS(d->have, FLOWCTL_A_DEV_PFC_PRIOS))
+		fc_print_prios(PRINT_ANY, "pfc_prios", " pfc-prios %-7s",
+			       (unsigned int)d->v[FLOWCTL_A_DEV_PFC_PRIOS]);
+	if (FC_HAS(d->have, FLOWCTL_A_DEV_SPEED_MBPS))
+		print_u64_as(PRINT_ANY, "speed_mbps", " speed %-9s",
+			     d->v[FLOWCTL_A_DEV_SPEED_MBPS],
+			     d->v[FLOWCTL_A_DEV_SPEED_MBPS] ?
+			     fmt_speed(buf, sizeof(buf),
+				       d->v[FLOWCTL_A_DEV_SPEED_MBPS]) :
+			     "unknown");
+	print_brief_mask(d, FLOWCTL_A_DEV_PAUSED, "paused_prios",
+			 " paused %-7s");
+	print_brief_mask(d, FLOWCTL_A_DEV_XOFF_ACTIVE, "xoff_prios",
+			 " xoff %-7s");
+	print_brief_mask(d, FLOWCTL_A_DEV_STORMED, "stormed_prios",
+			 " stormed %-7s");
+	if (brief_backlog(d, &bytes, &packets)) {
+		print_u64(PRINT_ANY, "backlog_bytes", " backlog %sB", bytes);
+		print_u64(PRINT_ANY, "backlog_packets", " %sp", packets);
+	}
+	print_nl();
+	close_json_object();
+}
+
+void fc_print_brief(const struct fc_dev_list *l)
+{
+	size_t i;
+
+	open_json_array(NULL);
+	for (i = 0; i < l->n; i++)
+		print_brief(&l->dev[i]);
+	close_json_array();
+	json_end_document();
+}
+
+static int show_brief(const char *dev)
+{
+	struct fc_dev_list l = { 0 };
+	struct fc_nl nl;
+	int ret, err;
+
+	ret = fc_nl_open(&nl);
+	if (!ret) {
+		err = fc_dev_get_brief(&nl, dev, &l);
+		if (err) {
+			fc_nl_perror(&nl, err, dev, "show", true);
+			ret = EXIT_FAIL;
+		}
+	}
+	fc_nl_close(&nl);
+	if (ret)
+		goto out;
+	fc_dev_list_sort(&l);
+	fc_print_brief(&l);
+	if (!l.n && !dev && !is_json())
+		fprintf(stderr,
+			"no flowctl qdisc in this network namespace; attach one with: tc qdisc add dev DEV root flowctl\n");
+out:
+	fc_dev_list_free(&l);
+	return ret;
+}
+
 void fc_print_devs(const struct fc_dev_list *l, unsigned int what)
 {
 	size_t i;
@@ -516,10 +632,14 @@ void fc_print_devs(const struct fc_dev_list *l, unsigned int what)
 void usage_show(FILE *f)
 {
 	fprintf(f,
-		"Usage: flowctl [ -j [ -p ] ] [ -s ] show [ dev DEV ]\n"
+		"Usage: flowctl [ -j [ -p ] ] [ -s | -br ] show [ dev DEV ]\n"
 		"       flowctl show help\n"
 		"Without dev, every port of this network namespace that has a\n"
-		"flowctl root qdisc. -s adds counters; -j prints everything.\n");
+		"flowctl root qdisc. -s adds counters; -j prints everything.\n"
+		"-br: one line a port (mode, rx, tx, pfc-prios, speed; the\n"
+		"priorities the partner holds paused, those our XOFF holds, those\n"
+		"the watchdog holds stormed; the queue), from a dump without\n"
+		"counters: for thousands of ports.\n");
 }
 
 int fc_dev_fetch(const char *dev, const char *verb, struct fc_dev_list *l)
@@ -616,6 +736,14 @@ int cmd_show(int argc, char **argv)
 	ret = fc_parse_dev_opt(argc, argv, "show", &dev, usage_show, &helped);
 	if (ret || helped)
 		return ret;
+	if (fc_opt.brief) {
+		if (fc_opt.stats) {
+			fprintf(stderr,
+				"Error: -brief shows no counters: give -s or -br, not both\n");
+			return EXIT_USAGE;
+		}
+		return show_brief(dev);
+	}
 	what = FC_SHOW_CONFIG | FC_SHOW_STATE;
 	if (fc_opt.stats || fc_opt.json)
 		what |= FC_SHOW_COUNTERS;

@@ -19,6 +19,8 @@ void fc_sample_print(uint64_t real_ns, uint64_t mono_ns,
 		     const struct fc_dev_list *l);
 /* A JSON array of ports, or one text block per port. */
 void fc_print_devs(const struct fc_dev_list *l, unsigned int what);
+/* flowctl -br show: a JSON array of ports, or a line per port. */
+void fc_print_brief(const struct fc_dev_list *l);
 
 /* Fetch one port (dev) or all (NULL), sorted; an error said as verb's: exit code. */
 int fc_dev_fetch(const char *dev, const char *verb, struct fc_dev_list *l);

@@ -33,8 +33,9 @@
  *       Read DEV's flowctl port over generic netlink every INTERVAL_US
  *       until STOPFILE is gone, and print "samples N max BYTES span_us T":
  *       the largest total charge_bytes seen (the module keeps no peak).
- *   fcbench dump flowctl|tc REPEAT
- *       Dump every flowctl port (FLOWCTL_CMD_DEV_GET) or every qdisc
+ *   fcbench dump flowctl|flowctl-brief|tc REPEAT
+ *       Dump every flowctl port (FLOWCTL_CMD_DEV_GET; flowctl-brief with
+ *       FLOWCTL_A_DEV_BRIEF, what "flowctl -br show" asks) or every qdisc
  *       (RTM_GETQDISC) of the current network namespace REPEAT times over
  *       one netlink socket and print "messages N median_us T bytes B":
  *       the time from sending the request to the end of the dump, without
@@ -578,7 +579,10 @@ static int do_dump(int argc, char **argv)
 	struct {
 		struct nlmsghdr n;
 		union {
-			struct genlmsghdr g;
+			struct {
+				struct genlmsghdr g;
+				struct nlattr brief;
+			};
 			struct tcmsg t;
 		};
 	} req;
@@ -593,7 +597,7 @@ static int do_dump(int argc, char **argv)
 		return 2;
 	memset(&req, 0, sizeof(req));
 	req.n.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
-	if (!strcmp(argv[0], "flowctl")) {
+	if (!strcmp(argv[0], "flowctl") || !strcmp(argv[0], "flowctl-brief")) {
 		fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
 		if (fd < 0)
 			die("socket");
@@ -601,6 +605,11 @@ static int do_dump(int argc, char **argv)
 		req.n.nlmsg_len = NLMSG_LENGTH(GENL_HDRLEN);
 		req.g.cmd = FLOWCTL_CMD_DEV_GET;
 		req.g.version = FLOWCTL_FAMILY_VERSION;
+		if (strcmp(argv[0], "flowctl")) {
+			req.brief.nla_len = NLA_HDRLEN;
+			req.brief.nla_type = FLOWCTL_A_DEV_BRIEF;
+			req.n.nlmsg_len += NLA_HDRLEN;
+		}
 	} else if (!strcmp(argv[0], "tc")) {
 		fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
 		if (fd < 0)

@@ -3,9 +3,11 @@
  * fcdump: dump every flowctl port of this namespace, and stop between the
  * dump's parts so that a test can change the device list meanwhile.
  *
- *   fcdump [pause-after K]
+ *   fcdump [brief] [pause-after K]
  *
- * Prints "dev IFINDEX IFNAME" per port, in the order the kernel sent them.
+ * Prints "dev IFINDEX IFNAME" per port, in the order the kernel sent them,
+ * then "bytes N": what the dump's messages carried. brief asks for the
+ * brief reply (FLOWCTL_A_DEV_BRIEF).
  * With pause-after K, after the K-th recv() of the dump (each recv gives
  * the kernel's next part) it prints "paused after N ports" and waits for a
  * line on stdin before reading on; if the dump ended before that, it says
@@ -13,6 +15,7 @@
  * is changed during the pause shows in the parts after it.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <libmnl/libmnl.h>
 #include <linux/genetlink.h>
 #include <stdio.h>
@@ -87,17 +90,23 @@ int main(int argc, char **argv)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	unsigned int seq = (unsigned int)time(NULL), portid, recvs = 0;
-	long pause_after = 0;
+	long pause_after = 0, bytes = 0;
+	bool brief = false;
 	struct mnl_socket *nl;
 	struct nlmsghdr *nlh;
 	uint16_t family = 0;
 	char line[16];
 	int ret;
 
+	if (argc > 1 && !strcmp(argv[1], "brief")) {
+		brief = true;
+		argc--;
+		argv++;
+	}
 	if (argc == 3 && !strcmp(argv[1], "pause-after"))
 		pause_after = strtol(argv[2], NULL, 10);
 	else if (argc != 1) {
-		fprintf(stderr, "usage: fcdump [pause-after K]\n");
+		fprintf(stderr, "usage: fcdump [brief] [pause-after K]\n");
 		return 2;
 	}
 	nl = mnl_socket_open(NETLINK_GENERIC);
@@ -122,12 +131,15 @@ int main(int argc, char **argv)
 	}
 
 	nlh = request(buf, family, FLOWCTL_CMD_DEV_GET, NLM_F_DUMP, ++seq);
+	if (brief)
+		mnl_attr_put(nlh, FLOWCTL_A_DEV_BRIEF, 0, NULL);
 	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0)
 		die("sendto");
 	do {
 		ret = mnl_socket_recvfrom(nl, buf, sizeof(buf));
 		if (ret < 0)
 			die("recv");
+		bytes += ret;
 		ret = mnl_cb_run(buf, ret, seq, portid, port_cb, NULL);
 		if (ret < 0)
 			die("dump");
@@ -140,6 +152,7 @@ int main(int argc, char **argv)
 	} while (ret > 0);
 	if (pause_after && recvs < pause_after)
 		printf("ended before the pause\n");
+	printf("bytes %ld\n", bytes);
 	mnl_socket_close(nl);
 	return 0;
 }

@@ -133,7 +133,7 @@ static const char *name_of(const char *const *names, unsigned int n,
 /* The values of one level of attributes: v[type], have bit type. */
 struct attrs {
 	uint64_t v[FLOWCTL_A_DEV_MAX + 1];
-	uint32_t have;
+	uint64_t have;
 };
 
 static uint64_t attr_uint(const struct rtattr *a)
@@ -193,13 +193,13 @@ static int flowctl_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 
 			for (p = 0; p < 8; p++)
 				a.v[type] |= (uint64_t)b[p] << (8 * p);
-			a.have |= 1u << type;
+			a.have |= 1ull << type;
 		} else if (type <= FLOWCTL_A_DEV_MAX && type != FLOWCTL_A_DEV_PRIO) {
 			a.v[type] = attr_uint(rta);
-			a.have |= 1u << type;
+			a.have |= 1ull << type;
 		}
 	}
-#define HAS(t) (a.have & (1u << (t)))
+#define HAS(t) (a.have & (1ull << (t)))
 	if (HAS(FLOWCTL_A_DEV_MODE))
 		print_color_string(PRINT_ANY, COLOR_NONE, "mode", "mode %s ",
 				   name_of(mode_names, 3, a.v[FLOWCTL_A_DEV_MODE]));

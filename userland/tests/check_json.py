@@ -157,6 +157,33 @@ def check_show(out):
     ok(load(os.path.join(out, "empty.json")) == [], "show: no ports is []")
 
 
+BRIEF_TYPES = {"ifname": str, "ifindex": int, "mode": str, "rx": bool, "tx": bool,
+               "pfc_prios": list, "speed_mbps": int, "paused_prios": list,
+               "xoff_prios": list, "stormed_prios": list, "backlog_bytes": int,
+               "backlog_packets": int}
+
+
+def check_brief(out):
+    b = load(os.path.join(out, "show-brief.json"))
+    ok(isinstance(b, list) and [p.get("ifname") for p in b] == ["veth0", "eth1", "veth2"],
+       "show -br: an array of the 3 ports")
+    full, sparse, brief = b
+    ok(set(brief) == set(BRIEF_TYPES), "show -br: a brief reply's port has exactly the documented keys",
+       sorted(set(brief) ^ set(BRIEF_TYPES)))
+    bad = [k for k, t in BRIEF_TYPES.items() if k in brief and not type_ok(brief[k], t)]
+    ok(not bad, "show -br: every key has its type", bad)
+    ok(brief["paused_prios"] == list(range(8)) and brief["xoff_prios"] == [2, 5] and
+       brief["stormed_prios"] == [6] and brief["backlog_bytes"] == 3000 and
+       brief["backlog_packets"] == 2 and brief["mode"] == "pause",
+       "show -br: the masks as lists of priorities, the queue", brief)
+    ok(set(full) == set(BRIEF_TYPES) and full["paused_prios"] == [3] and
+       full["xoff_prios"] == [4] and full["stormed_prios"] == [3] and
+       full["backlog_bytes"] == 42000,
+       "show -br: a full reply's port, the same keys worked out from its priorities", full)
+    ok(set(sparse) == {"ifname", "ifindex", "mode", "speed_mbps"},
+       "show -br: a sparse port has only what it knows", sorted(sparse))
+
+
 def check_stats(out):
     stats = load(os.path.join(out, "stats.json"))
     full = stats[1]
@@ -440,7 +467,8 @@ MAN_COMMANDS = {"show", "stats", "watch", "monitor", "send", "quanta", "sample",
 
 
 def check_man(out, run_docs, man):
-    docs = [load(os.path.join(out, n)) for n in ("show.json", "stats.json", "watch.json",
+    docs = [load(os.path.join(out, n)) for n in ("show.json", "show-brief.json",
+                                                 "stats.json", "watch.json",
                                                  "send.json", "doctor.json",
                                                  "doctor-nomodule.json", "watchdog.json",
                                                  "waitfor.json", "waitfor-hosts.json")]
@@ -468,7 +496,7 @@ def main():
     out, flowctl = sys.argv[1], sys.argv[2]
     print("TAP version 13")
     print("# flowctl JSON shape (python3 json)")
-    for check in (check_show, check_stats, check_events, check_watch, check_sample,
+    for check in (check_show, check_brief, check_stats, check_events, check_watch, check_sample,
                   check_send, check_dcbx, check_doctor):
         try:
             check(out)

@@ -159,6 +159,30 @@ static inline struct nlmsghdr *synth_sparse_dev(char *buf, uint32_t seq, uint16_
 	return nlh;
 }
 
+/*
+ * A brief reply (FLOWCTL_A_DEV_BRIEF asked): veth2, ifindex 9, link PAUSE
+ * received (all eight paused), XOFF on 2 and 5, 6 stormed, 2 packets queued.
+ */
+static inline struct nlmsghdr *synth_brief_dev(char *buf, uint32_t seq, uint16_t flags)
+{
+	struct nlmsghdr *nlh = synth_genl(buf, SYNTH_FAMILY, FLOWCTL_CMD_DEV_GET,
+					  seq, flags);
+
+	mnl_attr_put_u32(nlh, FLOWCTL_A_DEV_IFINDEX, 9);
+	mnl_attr_put_strz(nlh, FLOWCTL_A_DEV_IFNAME, "veth2");
+	mnl_attr_put_u8(nlh, FLOWCTL_A_DEV_MODE, FLOWCTL_MODE_PAUSE);
+	mnl_attr_put_u8(nlh, FLOWCTL_A_DEV_RX, 1);
+	mnl_attr_put_u8(nlh, FLOWCTL_A_DEV_TX, 1);
+	mnl_attr_put_u8(nlh, FLOWCTL_A_DEV_PFC_PRIOS, 0);
+	mnl_attr_put_u32(nlh, FLOWCTL_A_DEV_SPEED_MBPS, 10000);
+	mnl_attr_put_u8(nlh, FLOWCTL_A_DEV_PAUSED, 0xff);
+	mnl_attr_put_u8(nlh, FLOWCTL_A_DEV_XOFF_ACTIVE, 0x24);
+	mnl_attr_put_u8(nlh, FLOWCTL_A_DEV_STORMED, 0x40);
+	mnl_attr_put_u32(nlh, FLOWCTL_A_DEV_BACKLOG_BYTES, 3000);
+	mnl_attr_put_u32(nlh, FLOWCTL_A_DEV_BACKLOG_PACKETS, 2);
+	return nlh;
+}
+
 /* An event: veth0 rx pause-start prio 3, 65535 quanta at 100 Mb/s. */
 static inline struct nlmsghdr *synth_event(char *buf, uint8_t type, int prio,
 					   uint16_t quanta, uint64_t time_ns)

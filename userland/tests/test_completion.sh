@@ -62,7 +62,7 @@ check()
 
 check "flowctl " show set stats watch sample monitor send metrics quanta dcbx doctor help
 check "flowctl me" metrics -- monitor show
-check "flowctl -" -j -p -s -n -V -h
+check "flowctl -" -j -p -s -br -n -V -h
 check "flowctl -s show dev " a0 b0
 check "flowctl -n ns1 show dev " x0 -- a0
 check "flowctl set dev a0 mode " pause pfc off

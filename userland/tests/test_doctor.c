@@ -29,7 +29,7 @@ static void reading(struct fc_dev *d)
 	snprintf(d->ifname, sizeof(d->ifname), "veth0");
 	for (a = FLOWCTL_A_DEV_IFINDEX; a <= FLOWCTL_A_DEV_MAX; a++)
 		if (a != FLOWCTL_A_DEV_STATS && a != FLOWCTL_A_DEV_PRIO)
-			d->have |= 1u << a;
+			d->have |= 1ull << a;
 	d->v[FLOWCTL_A_DEV_IFINDEX] = 7;
 	d->v[FLOWCTL_A_DEV_MODE] = FLOWCTL_MODE_PAUSE;
 	d->v[FLOWCTL_A_DEV_RX] = 1;

@@ -348,6 +348,57 @@ static void test_waitfor_hosts(const char *dir)
 	free(set.p);
 }
 
+/*
+ * flowctl -br show: a brief reply, a full one (the masks from its priority
+ * nests, as from a module without the brief reply) and a sparse one.
+ */
+static void test_brief(const char *dir)
+{
+	static char buf_brief[1024] __attribute__((aligned(8)));
+	struct fc_dev_list l = { 0 };
+	char *t = NULL, *j = NULL;
+	size_t n = 0;
+	FILE *f;
+
+	l.cap = 3;
+	l.dev = calloc(3, sizeof(*l.dev));
+	l.dev[0] = devs.dev[1];		/* veth0, full */
+	l.dev[1] = devs.dev[0];		/* eth1, sparse */
+	ktap_ok(fc_dev_parse(synth_brief_dev(buf_brief, 1, 0), &l.dev[2]) == 0,
+		"parse: a brief DEV_GET reply");
+	l.n = 3;
+	ktap_ok(fc_dev_mask(&l.dev[2], FLOWCTL_A_DEV_XOFF_ACTIVE) == 0x24,
+		"brief: a port-level mask as sent");
+	ktap_ok(fc_dev_mask(&l.dev[0], FLOWCTL_A_DEV_STORMED) == 0x08,
+		"brief: a mask from the priority nests of a full reply");
+	ktap_ok(fc_dev_mask(&l.dev[1], FLOWCTL_A_DEV_PAUSED) == -1,
+		"brief: no mask from a port that sent neither");
+
+	f = open_memstream(&t, &n);
+	print_init(false, false, f);
+	fc_print_brief(&l);
+	fclose(f);
+	f = open_memstream(&j, &n);
+	print_init(true, false, f);
+	fc_print_brief(&l);
+	fclose(f);
+	print_init(false, false, stdout);
+	printf("# show -br text:\n%s", t);
+	ktap_ok(strstr(t, "veth0           pfc   rx on  tx off pfc-prios 3,4     speed 100Mb/s   paused 3       xoff 4       stormed 3       backlog 42000B 28p\n") != NULL,
+		"brief text: a full reply's port on one line");
+	ktap_ok(strstr(t, "eth1            pause speed unknown   paused ?       xoff ?       stormed ?      \n") != NULL,
+		"brief text: a sparse port says what it does not know");
+	ktap_ok(strstr(t, "veth2           pause rx on  tx on  pfc-prios none    speed 10Gb/s    paused 0-7     xoff 2,5     stormed 6       backlog 3000B 2p\n") != NULL,
+		"brief text: a brief reply's port");
+	ktap_ok(t && strchr(t, '\n') && strlen(t) > 0 &&
+		!strstr(t, "received") && !strstr(t, "prio 3:"),
+		"brief text: no counters, no priority lines");
+	save(dir, "show-brief.json", j);
+	free(t);
+	free(j);
+	free(l.dev);
+}
+
 static void test_json(const char *dir)
 {
 	char *j = render(true, false, FC_SHOW_ALL, &devs);
@@ -563,6 +614,7 @@ int main(int argc, char **argv)
 	test_parsed();
 	test_text();
 	test_json(argv[1]);
+	test_brief(argv[1]);
 	test_waitfor(argv[1]);
 	test_waitfor_hosts(argv[1]);
 	test_events(argv[1]);

@@ -113,6 +113,22 @@ enum {
 					 * address of the last PAUSE/PFC the
 					 * port honored; absent before one
 					 */
+	FLOWCTL_A_DEV_PAUSED,		/* u8 (ro): bit n = the partner holds
+					 * priority n paused now (PAUSE: all)
+					 */
+	FLOWCTL_A_DEV_XOFF_ACTIVE,	/* u8 (ro): bit n = our XOFF holds the
+					 * partner's priority n (PAUSE: all)
+					 */
+	FLOWCTL_A_DEV_STORMED,		/* u8 (ro): bit n = the PFC watchdog
+					 * holds priority n as stormed
+					 */
+	FLOWCTL_A_DEV_BACKLOG_BYTES,	/* u32 (ro): queued, all bands */
+	FLOWCTL_A_DEV_BACKLOG_PACKETS,	/* u32 (ro): queued, all bands */
+	FLOWCTL_A_DEV_BRIEF,		/* flag, DEV_GET request: the reply
+					 * carries ifindex, ifname, mode, rx,
+					 * tx, pfc_prios, speed_mbps and the
+					 * five above: no counters, no prio
+					 */
 
 	__FLOWCTL_A_DEV_MAX,
 	FLOWCTL_A_DEV_MAX = (__FLOWCTL_A_DEV_MAX - 1)
