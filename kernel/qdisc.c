@@ -567,6 +567,36 @@ void fc_reset_counters(struct fc_sched *q)
 	fc_wd_reset_counters(q);
 }
 
+/*
+ * A MAC whose own pause is on acts on PAUSE frames and drops them before
+ * the host sees them: flowctl would count nothing and pause nothing. Said
+ * at attach in the kernel log and to tc (a warning with its ACK); flowctl
+ * doctor says the same with the fix, show -s shows the MAC's settings.
+ */
+static void fc_warn_hw_pause(struct net_device *dev,
+			     struct netlink_ext_ack *extack)
+{
+	const struct ethtool_ops *ops = dev->ethtool_ops;
+	struct ethtool_pauseparam pp = { .cmd = ETHTOOL_GPAUSEPARAM };
+
+	if (!ops || !ops->get_pauseparam)
+		return;
+	/* As the ethtool ioctl does: begin may wake the device (RTNL). */
+	if (ops->begin && ops->begin(dev))
+		return;
+	ops->get_pauseparam(dev, &pp);
+	if (ops->complete)
+		ops->complete(dev);
+	if (!pp.rx_pause && !pp.tx_pause)
+		return;
+	netdev_info(dev,
+		    "flowctl: the MAC's own pause is on (autoneg %s rx %s tx %s): it takes PAUSE frames before flowctl sees them; ethtool -A %s autoneg off rx off tx off\n",
+		    pp.autoneg ? "on" : "off", pp.rx_pause ? "on" : "off",
+		    pp.tx_pause ? "on" : "off", dev->name);
+	NL_SET_ERR_MSG(extack,
+		       "flowctl: the MAC's own pause is on: it takes PAUSE frames before flowctl sees them (ethtool -A DEV autoneg off rx off tx off; flowctl doctor)");
+}
+
 static int fc_init(struct Qdisc *sch, struct nlattr *opt,
 		   struct netlink_ext_ack *extack)
 {
@@ -627,6 +657,8 @@ static int fc_init(struct Qdisc *sch, struct nlattr *opt,
 
 	/* On failure qdisc_create() calls fc_destroy(), which frees cfg. */
 	err = fc_rx_hook_register(q, extack);
+	if (!err)
+		fc_warn_hw_pause(qdisc_dev(sch), extack);
 	return err;
 }
 

@@ -105,7 +105,8 @@ lab()
 	ip -n "$r" addr add 198.18.0.2/24 dev b0
 	ip -n "$h" neigh add 198.18.0.2 lladdr "$(mac_of "$r" b0)" dev a0 nud permanent
 	ip -n "$r" neigh add 198.18.0.1 lladdr "$(mac_of "$h" a0)" dev b0 nud permanent
-	ip netns exec "$h" tc qdisc add dev a0 root flowctl || return 1
+	# tc's words at attach: the kernel warns when the MAC's pause is on.
+	ip netns exec "$h" tc qdisc add dev a0 root flowctl 2>"$TMP/attach-$m" || return 1
 	ip netns exec "$s" tc qdisc add dev s0 root flowctl || return 1
 	ip netns exec "$s" tc qdisc add dev s1 root flowctl || return 1
 	fc "$s" set dev s1 rate ${RATE_MBIT}mbit || return 1
@@ -186,6 +187,13 @@ wire()
 	if [ "$m" = virtio ]; then
 		check_eq "$(fc "$h" -j -s show dev a0 | jq -c '.[0].nic.pause')" null \
 			"virtio: show -s's nic has no MAC pause"
+		check_eq "$(cat "$TMP/attach-$m")" "" "virtio: tc's words at attach (no MAC pause)"
+	else
+		# The driver's default: the MAC's own pause on, said at attach.
+		grep -q "^Warning: flowctl: the MAC's own pause is on" "$TMP/attach-$m"
+		check_err $? "$m: tc did not warn of the MAC's pause at attach: '$(cat "$TMP/attach-$m")'"
+		dmesg | grep -q " $m .* a0: flowctl: the MAC's own pause is on (autoneg on rx on tx on)"
+		check_err $? "$m: no kernel log line of the MAC's pause at attach"
 	fi
 	maddr "$s" s0
 	check_err $? "01:80:c2:00:00:01 not in s0's multicast list"
@@ -440,7 +448,11 @@ doctor()
 	sleep 0.2
 	rx1=$(fc_get "$h" a0 .stats.rx_pause)
 	check_eq $((rx1 - rx0)) 1 "$m: PAUSE frames a0 counted after the fixes"
-	fc "$h" set dev a0 speed $SPEED
+	# Attached again with the MAC's pause off: tc says nothing.
+	ip netns exec "$h" tc qdisc del dev a0 root
+	check_eq "$(ip netns exec "$h" tc qdisc add dev a0 root flowctl 2>&1)" "" \
+		"$m: tc's words attaching flowctl with the MAC's pause off"
+	fc "$h" set dev a0 speed $SPEED rate $((10 * RATE_MBIT))mbit
 	log_test "$m: flowctl doctor finds the MAC's pause, rx-all off and a wrong speed on the driver; its fixes clear them"
 }
 
