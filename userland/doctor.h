@@ -60,6 +60,9 @@ struct fc_doc_nic {
 	int dcb_pfc_err;
 	bool have_pfc;			/* the reply carried struct ieee_pfc */
 	uint8_t pfc_cap, pfc_en;
+	bool have_pfc_counts;		/* and all of it: the counters too */
+	uint64_t pfc_requests[8];	/* PFC frames the NIC sent, by priority */
+	uint64_t pfc_indications[8];	/* and received */
 	/* DCB_CMD_GDCBX */
 	int dcbx_err;
 	uint8_t dcbx;			/* DCB_CAP_DCBX_* */

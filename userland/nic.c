@@ -247,6 +247,7 @@ static int ieee_cb(const struct nlmsghdr *nlh, void *data)
 			continue;
 		mnl_attr_for_each_nested(i, a) {
 			const uint8_t *pfc = mnl_attr_get_payload(i);
+			struct ieee_pfc p;
 
 			/* struct ieee_pfc: pfc_cap, then pfc_en */
 			if (mnl_attr_get_type(i) != DCB_ATTR_IEEE_PFC ||
@@ -255,6 +256,16 @@ static int ieee_cb(const struct nlmsghdr *nlh, void *data)
 			n->have_pfc = true;
 			n->pfc_cap = pfc[0];
 			n->pfc_en = pfc[1];
+			/* then the NIC's own PFC frames, sent (requests) and
+			 * received (indications), per priority
+			 */
+			if (mnl_attr_get_payload_len(i) < sizeof(p))
+				continue;
+			memcpy(&p, pfc, sizeof(p));
+			n->have_pfc_counts = true;
+			memcpy(n->pfc_requests, p.requests, sizeof(n->pfc_requests));
+			memcpy(n->pfc_indications, p.indications,
+			       sizeof(n->pfc_indications));
 		}
 	}
 	return MNL_CB_OK;

@@ -416,6 +416,35 @@ static void print_prio(const struct fc_prio *p, unsigned int what)
  * and its pause frame counters (ethtool -I -a), rx-all, and the NIC's own
  * PFC (dcbnl). What the driver does not have is left out.
  */
+/*
+ * The NIC's own PFC frames per priority (struct ieee_pfc): requests sent,
+ * indications received. Text names the priorities with any; JSON has all 8.
+ */
+static void print_pfc_counts(const struct fc_doc_nic *n)
+{
+	int i;
+	bool any = false;
+
+	open_json_array("pfc_requests");
+	for (i = 0; i < FLOWCTL_NUM_PRIOS; i++)
+		print_u64(PRINT_JSON, NULL, NULL, n->pfc_requests[i]);
+	close_json_array();
+	open_json_array("pfc_indications");
+	for (i = 0; i < FLOWCTL_NUM_PRIOS; i++)
+		print_u64(PRINT_JSON, NULL, NULL, n->pfc_indications[i]);
+	close_json_array();
+	print_text(" (frames");
+	for (i = 0; i < FLOWCTL_NUM_PRIOS; i++) {
+		if (!n->pfc_requests[i] && !n->pfc_indications[i])
+			continue;
+		print_text(" %d: sent %llu received %llu", i,
+			   (unsigned long long)n->pfc_requests[i],
+			   (unsigned long long)n->pfc_indications[i]);
+		any = true;
+	}
+	print_text(any ? ")" : " none)");
+}
+
 static void print_nic(const struct fc_doc_nic *n)
 {
 	int i;
@@ -458,6 +487,8 @@ static void print_nic(const struct fc_doc_nic *n)
 		close_json_array();
 		if (!n->pfc_en)
 			print_text(" off");
+		if (n->have_pfc_counts)
+			print_pfc_counts(n);
 		any = true;
 	}
 	if (!any)

@@ -128,7 +128,9 @@ def check_show(out):
     ok(full["partner_mac"] == "02:00:5e:10:20:fe", "show: partner_mac, six bytes in order",
        full.get("partner_mac"))
     ok(full["nic"] == {"pause": {"autoneg": True, "rx": True, "tx": True, "rx_frames": 7,
-                                 "tx_frames": 9}, "rx_all": True, "pfc_cap": 8, "pfc_en": [3, 4]}
+                                 "tx_frames": 9}, "rx_all": True, "pfc_cap": 8, "pfc_en": [3, 4],
+                       "pfc_requests": [0, 0, 0, 10, 0, 0, 0, 0],
+                       "pfc_indications": [0, 0, 0, 0, 2, 0, 0, 0]}
        and "nic" not in sparse,
        "show: nic, the driver's own flow control (only where it was read)", full.get("nic"))
     ok(full["address"] == "02:00:5e:10:20:a1" and "address" not in sparse,

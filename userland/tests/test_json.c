@@ -54,6 +54,9 @@ static void load(void)
 	nic.have_pfc = true;
 	nic.pfc_cap = 8;
 	nic.pfc_en = 0x18;
+	nic.have_pfc_counts = true;
+	nic.pfc_requests[3] = 10;
+	nic.pfc_indications[4] = 2;
 	devs.dev[1].nic = &nic;
 }
 
@@ -147,10 +150,10 @@ static void test_text(void)
 	ktap_ok(strstr(ts, "sent 53 packets 9223372036854775813B dropped 73") != NULL,
 		"text -s: per-priority queue counters, 64-bit");
 	{
-		const char *at = strstr(ts, "  nic: mac pause autoneg on rx on tx on (frames rx 7 tx 9); rx-all on; nic pfc 3 4\n");
+		const char *at = strstr(ts, "  nic: mac pause autoneg on rx on tx on (frames rx 7 tx 9); rx-all on; nic pfc 3 4 (frames 3: sent 10 received 0 4: sent 0 received 2)\n");
 
 		ktap_ok(at && !strstr(at + 1, "  nic:") && strstr(ts, "  nic:") == at,
-			"text -s: the driver's own pause, its counters, rx-all and the NIC's PFC, for the port it was read for");
+			"text -s: the driver's own pause, its counters, rx-all and the NIC's PFC with its frames, for the port it was read for");
 	}
 	ktap_ok(strstr(st, "veth0:\n") && !strstr(st, "mode pfc") && strstr(st, "received: pause 12"),
 		"text stats: counters without the config");
