@@ -347,11 +347,13 @@ static int fc_nl_get_doit(struct sk_buff *skb, struct genl_info *info)
 	struct fc_snapshot *s;
 	struct sk_buff *msg;
 	struct fc_sched *q;
+	bool brief;
 	int err;
 
-	s = kmalloc(sizeof(*s), GFP_KERNEL);
+	brief = nla_get_flag(info->attrs[FLOWCTL_A_DEV_BRIEF]);
+	s = brief ? NULL : kmalloc(sizeof(*s), GFP_KERNEL);
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
-	if (!s || !msg) {
+	if ((!brief && !s) || !msg) {
 		err = -ENOMEM;
 		goto free;
 	}
@@ -359,7 +361,7 @@ static int fc_nl_get_doit(struct sk_buff *skb, struct genl_info *info)
 	q = fc_nl_find(info);
 	if (IS_ERR(q))
 		err = PTR_ERR(q);
-	else if (nla_get_flag(info->attrs[FLOWCTL_A_DEV_BRIEF]))
+	else if (brief)
 		err = fc_nl_fill_brief(msg, q, info->snd_portid,
 				       info->snd_seq, 0);
 	else

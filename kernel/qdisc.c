@@ -31,6 +31,7 @@
 #include <linux/if_vlan.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
+#include <linux/pm_runtime.h>
 #include <linux/skbuff.h>
 #include <net/dsfield.h>
 #include "flowctl.h"
@@ -578,16 +579,25 @@ static void fc_warn_hw_pause(struct net_device *dev,
 {
 	const struct ethtool_ops *ops = dev->ethtool_ops;
 	struct ethtool_pauseparam pp = { .cmd = ETHTOOL_GPAUSEPARAM };
+	struct device *parent = dev->dev.parent;
+	bool read = false;
 
 	if (!ops || !ops->get_pauseparam)
 		return;
-	/* As the ethtool ioctl does: begin may wake the device (RTNL). */
-	if (ops->begin && ops->begin(dev))
-		return;
-	ops->get_pauseparam(dev, &pp);
-	if (ops->complete)
-		ops->complete(dev);
-	if (!pp.rx_pause && !pp.tx_pause)
+	/* As ethtool's netlink does (ethnl_ops_begin/complete): the device
+	 * awake and present, the driver's begin and complete around it.
+	 */
+	if (parent)
+		pm_runtime_get_sync(parent);
+	if (netif_device_present(dev) && (!ops->begin || ops->begin(dev) >= 0)) {
+		ops->get_pauseparam(dev, &pp);
+		if (ops->complete)
+			ops->complete(dev);
+		read = true;
+	}
+	if (parent)
+		pm_runtime_put(parent);
+	if (!read || (!pp.rx_pause && !pp.tx_pause))
 		return;
 	netdev_info(dev,
 		    "flowctl: the MAC's own pause is on (autoneg %s rx %s tx %s): it takes PAUSE frames before flowctl sees them; ethtool -A %s autoneg off rx off tx off\n",

@@ -8,6 +8,9 @@
 #include <libmnl/libmnl.h>
 #include <linux/flowctl.h>
 
+/* Settable attributes fit the have mask (the read-only ones come after). */
+_Static_assert(FLOWCTL_A_DEV_TX_STORM_MS < 32, "set's have mask too small");
+
 /* What "flowctl set" was told: only these attributes go to the kernel. */
 struct fc_set_req {
 	const char *dev;

@@ -412,11 +412,6 @@ static void print_prio(const struct fc_prio *p, unsigned int what)
 }
 
 /*
- * The driver's own flow control beside flowctl's: the MAC's pause settings
- * and its pause frame counters (ethtool -I -a), rx-all, and the NIC's own
- * PFC (dcbnl). What the driver does not have is left out.
- */
-/*
  * The NIC's own PFC frames per priority (struct ieee_pfc): requests sent,
  * indications received. Text names the priorities with any; JSON has all 8.
  */
@@ -433,18 +428,26 @@ static void print_pfc_counts(const struct fc_doc_nic *n)
 	for (i = 0; i < FLOWCTL_NUM_PRIOS; i++)
 		print_u64(PRINT_JSON, NULL, NULL, n->pfc_indications[i]);
 	close_json_array();
-	print_text(" (frames");
+	/* dcbnl sends the whole struct whether the driver counts or not:
+	 * text names only the priorities with frames.
+	 */
 	for (i = 0; i < FLOWCTL_NUM_PRIOS; i++) {
 		if (!n->pfc_requests[i] && !n->pfc_indications[i])
 			continue;
-		print_text(" %d: sent %llu received %llu", i,
+		print_text("%s %d: sent %llu received %llu", any ? "" : " (frames", i,
 			   (unsigned long long)n->pfc_requests[i],
 			   (unsigned long long)n->pfc_indications[i]);
 		any = true;
 	}
-	print_text(any ? ")" : " none)");
+	if (any)
+		print_text(")");
 }
 
+/*
+ * The driver's own flow control beside flowctl's: the MAC's pause settings
+ * and its pause frame counters (ethtool -I -a), rx-all, and the NIC's own
+ * PFC (dcbnl). What the driver does not have is left out.
+ */
 static void print_nic(const struct fc_doc_nic *n)
 {
 	int i;
@@ -596,7 +599,7 @@ static void print_brief(const struct fc_dev *d)
 			     d->v[FLOWCTL_A_DEV_SPEED_MBPS] ?
 			     fmt_speed(buf, sizeof(buf),
 				       d->v[FLOWCTL_A_DEV_SPEED_MBPS]) :
-			     "unknown");
+			     "none");
 	print_brief_mask(d, FLOWCTL_A_DEV_PAUSED, "paused_prios",
 			 " paused %-7s");
 	print_brief_mask(d, FLOWCTL_A_DEV_XOFF_ACTIVE, "xoff_prios",

@@ -389,7 +389,7 @@ static void test_brief(const char *dir)
 	printf("# show -br text:\n%s", t);
 	ktap_ok(strstr(t, "veth0           pfc   rx on  tx off pfc-prios 3,4     speed 100Mb/s   paused 3       xoff 4       stormed 3       backlog 42000B 28p\n") != NULL,
 		"brief text: a full reply's port on one line");
-	ktap_ok(strstr(t, "eth1            pause speed unknown   paused ?       xoff ?       stormed ?      \n") != NULL,
+	ktap_ok(strstr(t, "eth1            pause speed none      paused ?       xoff ?       stormed ?      \n") != NULL,
 		"brief text: a sparse port says what it does not know");
 	ktap_ok(strstr(t, "veth2           pause rx on  tx on  pfc-prios none    speed 10Gb/s    paused 0-7     xoff 2,5     stormed 6       backlog 3000B 2p\n") != NULL,
 		"brief text: a brief reply's port");
