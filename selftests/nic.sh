@@ -28,6 +28,10 @@
 #   pfc_M       PFC for priority 3 gaps that priority's stream only
 #   lossless_M  the bridge's congested egress makes s0 send PAUSE through
 #               the driver: no drop; its baseline (tx off) drops
+#   gso_M       TCP (iperf3) from H to R: what a0's qdisc dequeues are GSO
+#               packets of several frames each (bytes per packet > 1514),
+#               cut into frames after flowctl; the driver's frame count
+#               beside it (Documentation/nics.md)
 #   doctor_M    (e1000e, igb: drivers with MAC flow control, rx-all and a
 #               link speed) flowctl doctor finds the MAC's own pause on,
 #               rx-all off and the speed flowctl was told that is not the
@@ -36,7 +40,7 @@
 # And on veth: mc_filter, how the multicast filter entry comes and goes.
 
 source "$(dirname "$0")/lib.sh"
-require_cmd jq tc ip ethtool
+require_cmd jq tc ip ethtool iperf3
 
 # "MODEL,MAC,MAC ..." from vm-run --nic.
 read -r -a PAIRS <<<"${FLOWCTL_NICS:-}"
@@ -46,7 +50,7 @@ for p in "${PAIRS[@]}"; do
 done
 ALL_TESTS="mc_filter"
 for m in "${MODELS[@]}"; do
-	ALL_TESTS+=" wire_$m filter_$m pause_$m pfc_$m lossless_$m"
+	ALL_TESTS+=" wire_$m filter_$m pause_$m pfc_$m lossless_$m gso_$m"
 	[ "$m" = virtio ] || ALL_TESTS+=" doctor_$m"
 done
 [ ${#MODELS[@]} -gt 0 ] || ALL_TESTS+=" nic_pairs"
@@ -397,6 +401,44 @@ lossless()
 	log_test "$m: s0 sends PAUSE through the driver: no drop (tx off, the baseline, drops)"
 }
 
+# a0_sent NS: "PACKETS BYTES" a0's flowctl qdisc sent (all priorities).
+a0_sent()
+{
+	fc "$1" -j -s show dev a0 |
+		jq -r '[([.[0].prio[].tx_packets] | add), ([.[0].prio[].tx_bytes] | add)] | @tsv'
+}
+
+# gso M: a TCP stream from H to R. The stack hands a0's qdisc GSO packets
+# of several MSS each; the driver (TSO) or the stack (GSO, after the qdisc)
+# cuts them into frames. One packet dequeued just before a gate closes so
+# puts all its frames on the wire after it: the headroom must hold them.
+gso()
+{
+	local m=$1 h r p0 b0 p1 b1 f0 f1 pkts bytes frames sp rc off
+
+	has_lab "$m" || { log_test "$m: TCP through the driver"; return; }
+	h=${H[$m]} r=${R[$m]}
+	off=$(ip netns exec "$h" ethtool -k a0 |
+		awk '/^(tcp-segmentation-offload|generic-segmentation-offload):/ {printf "%s %s ", $1, $2}')
+	ip netns exec "$r" iperf3 -s -1 -B 198.18.0.2 >/dev/null 2>&1 &
+	sp=$!
+	sleep 1
+	read -r p0 b0 <<<"$(a0_sent "$h")"
+	f0=$(ip -n "$h" -j -s link show dev a0 | jq '.[0].stats64.tx.packets')
+	ip netns exec "$h" iperf3 -c 198.18.0.2 -t 3 -J >"$TMP/iperf-$m.json" 2>&1
+	rc=$?
+	check_err $rc "$m: iperf3 from H to R failed: $(tail -n 3 "$TMP/iperf-$m.json")"
+	[ $rc -eq 0 ] || kill $sp 2>/dev/null
+	wait $sp 2>/dev/null
+	read -r p1 b1 <<<"$(a0_sent "$h")"
+	f1=$(ip -n "$h" -j -s link show dev a0 | jq '.[0].stats64.tx.packets')
+	pkts=$((p1 - p0)) bytes=$((b1 - b0)) frames=$((f1 - f0))
+	log_info "$m: TCP for 3 s ($off): a0's qdisc sent $pkts packets, $bytes bytes ($((bytes / (pkts > 0 ? pkts : 1))) B a packet); the driver counted $frames; iperf3: $(jq -r '(.end.sum_received.bits_per_second // 0) / 1e6 | round' "$TMP/iperf-$m.json" 2>/dev/null) Mb/s received"
+	[ "$pkts" -gt 0 ] && [ $((bytes / pkts)) -gt 1514 ]
+	check_err $? "$m: no GSO packet at the qdisc: $pkts packets, $bytes bytes"
+	log_test "$m: TCP through the driver: the qdisc dequeues GSO packets of several frames"
+}
+
 # findings NS DEV: the ids of flowctl doctor's findings on DEV, sorted.
 findings()
 {
@@ -459,7 +501,7 @@ doctor()
 for m in "${MODELS[@]}"; do
 	eval "doctor_$m() { doctor $m; }; filter_$m() { filter $m; }"
 	eval "wire_$m() { wire $m; }; pause_$m() { pause $m; }"
-	eval "pfc_$m() { pfc $m; }; lossless_$m() { lossless $m; }"
+	eval "pfc_$m() { pfc $m; }; lossless_$m() { lossless $m; }; gso_$m() { gso $m; }"
 done
 
 # give_back: each NIC to the VM's first namespace under its own name. A
