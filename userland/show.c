@@ -625,29 +625,27 @@ void fc_print_brief(const struct fc_dev_list *l)
 	json_end_document();
 }
 
+static int dev_fetch(const char *dev, const char *verb, bool brief,
+		     struct fc_dev_list *l);
+
+/* A dump that found no port says how to attach one (text only). */
+static void say_no_port(const struct fc_dev_list *l, const char *dev)
+{
+	if (!l->n && !dev && !is_json())
+		fprintf(stderr,
+			"no flowctl qdisc in this network namespace; attach one with: tc qdisc add dev DEV root flowctl\n");
+}
+
 static int show_brief(const char *dev)
 {
 	struct fc_dev_list l = { 0 };
-	struct fc_nl nl;
-	int ret, err;
+	int ret;
 
-	ret = fc_nl_open(&nl);
+	ret = dev_fetch(dev, "show", true, &l);
 	if (!ret) {
-		err = fc_dev_get_brief(&nl, dev, &l);
-		if (err) {
-			fc_nl_perror(&nl, err, dev, "show", true);
-			ret = EXIT_FAIL;
-		}
+		fc_print_brief(&l);
+		say_no_port(&l, dev);
 	}
-	fc_nl_close(&nl);
-	if (ret)
-		goto out;
-	fc_dev_list_sort(&l);
-	fc_print_brief(&l);
-	if (!l.n && !dev && !is_json())
-		fprintf(stderr,
-			"no flowctl qdisc in this network namespace; attach one with: tc qdisc add dev DEV root flowctl\n");
-out:
 	fc_dev_list_free(&l);
 	return ret;
 }
@@ -676,14 +674,15 @@ void usage_show(FILE *f)
 		"counters: for thousands of ports.\n");
 }
 
-int fc_dev_fetch(const char *dev, const char *verb, struct fc_dev_list *l)
+static int dev_fetch(const char *dev, const char *verb, bool brief,
+		     struct fc_dev_list *l)
 {
 	struct fc_nl nl;
 	int ret, err;
 
 	ret = fc_nl_open(&nl);
 	if (!ret) {
-		err = fc_dev_get(&nl, dev, l);
+		err = brief ? fc_dev_get_brief(&nl, dev, l) : fc_dev_get(&nl, dev, l);
 		if (err) {
 			fc_nl_perror(&nl, err, dev, verb, true);
 			ret = EXIT_FAIL;
@@ -693,6 +692,11 @@ int fc_dev_fetch(const char *dev, const char *verb, struct fc_dev_list *l)
 	}
 	fc_nl_close(&nl);
 	return ret;
+}
+
+int fc_dev_fetch(const char *dev, const char *verb, struct fc_dev_list *l)
+{
+	return dev_fetch(dev, verb, false, l);
 }
 
 int fc_show_run(const char *dev, unsigned int what)
@@ -719,9 +723,7 @@ int fc_show_run(const char *dev, unsigned int what)
 	}
 	if (!ret) {
 		fc_print_devs(&l, what);
-		if (!l.n && !dev && !is_json())
-			fprintf(stderr,
-				"no flowctl qdisc in this network namespace; attach one with: tc qdisc add dev DEV root flowctl\n");
+		say_no_port(&l, dev);
 	}
 	free(nics);
 	fc_dev_list_free(&l);
