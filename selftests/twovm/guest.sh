@@ -25,7 +25,7 @@ PHASES="baseline lossless"
 NAME=twovm
 # shellcheck source=selftests/twovm/lib.sh
 source "$here/twovm/lib.sh"
-say "kernel $(uname -r), wire $wmodel on $wif ($wmac, side $wside)"
+say "kernel $(uname -r), wire $wmodel on $wif ($wmac)"
 
 # drops: what s1 dropped, as flowctl counts it per band (tc -j would need
 # the q_flowctl.so plugin to print valid JSON).

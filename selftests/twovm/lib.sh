@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # What both halves of a twovm lab share (guest.sh, roce.sh): sourced after
-# they set role, dir and NAME. Finds the wire: wmodel, wmac, wside, wif.
+# they set role, dir and NAME. Finds the wires: wifs; wmodel, wmac, wif.
 
 say() { echo "$NAME-$role: $*"; }
 die() {
@@ -22,12 +22,18 @@ waitfile()
 	die "no $1 after $2 s"
 }
 
-# The first wire (twovm gives one).
-read -r wmodel wmac wside <<<"$(echo "${FLOWCTL_WIRES:-}" | awk '{print $1}' | awk -F, '{print $1, $2, $3}')"
-[ -n "${wmac:-}" ] || die "no wire (vm-run --wire)"
-wif=
-for f in /sys/class/net/*/address; do
-	[ "$(cat "$f")" = "$wmac" ] && wif=$(basename "$(dirname "$f")")
+# The wires, in vm-run's order: wifs (interfaces); wif, wmodel and wmac of
+# the first (the lossless lab has one, the roce lab two).
+wifs=()
+for w in ${FLOWCTL_WIRES:-}; do
+	IFS=, read -r wmodel_k wmac_k _ <<<"$w"
+	wif_k=
+	for f in /sys/class/net/*/address; do
+		[ "$(cat "$f")" = "$wmac_k" ] && wif_k=$(basename "$(dirname "$f")")
+	done
+	[ -n "$wif_k" ] || die "no interface has the wire's address $wmac_k: is the $wmodel_k driver in this kernel?"
+	wifs+=("$wif_k")
+	[ ${#wifs[@]} -gt 1 ] || { wmodel=$wmodel_k wmac=$wmac_k wif=$wif_k; }
 done
-[ -n "$wif" ] || die "no interface has the wire's address $wmac: is the $wmodel driver in this kernel?"
+[ ${#wifs[@]} -gt 0 ] || die "no wire (vm-run --wire)"
 uname -r >"$dir/$role.kernel"
