@@ -7,7 +7,8 @@
 #                      summary.env, series.tsv, hostA.tsv, flows-*.tsv
 #                      (the fabric runs: series-*.tsv, scripts/demo/
 #                      fabric-report.sh), and the plots OUT/EXPERIMENT.png
-#                      and .svg (gnuplot)
+#                      and .svg (gnuplot); RoCE (runs/roce, make demo -e
+#                      roce): scripts/demo/roce-report.sh
 #
 # Every figure in a table is read from what the run recorded: the module's
 # counters (flowctl -j -s show), tc's qdisc stats, iperf3's JSON and
@@ -170,6 +171,11 @@ done
 
 "$HERE/tables.sh" "$OUT" | tee "$OUT/tables.txt"
 rc=0
+# make demo -e roce: scripts/twovm's two halves wrote runs/roce.
+if [ -d "$OUT/runs/roce" ]; then
+	"$HERE/roce-report.sh" "$OUT" | tee -a "$OUT/tables.txt"
+	[ "${PIPESTATUS[0]}" -eq 0 ] || rc=1
+fi
 if command -v gnuplot >/dev/null; then
 	"$HERE/plot.sh" "$OUT" || rc=1
 	for e in deadlock storm; do
