@@ -34,8 +34,8 @@ PHASES="lossy pause pfc incast-lossy incast-pfc"
 SECONDS_RUN=${FLOWCTL_ROCE_SECONDS:-12}
 LAT_ITERS=${FLOWCTL_ROCE_LAT_ITERS:-12}
 TCLASS=104	# DSCP 26 (AF31): priority 3 under trust dscp
-BW=(-x 1 -u 18 -D "$SECONDS_RUN" -s 65536 -q 2 -F --report_gbits --tclass=$TCLASS)
-LAT=(-d rxe0 -x 1 -u 18 -n "$LAT_ITERS" -s 64 -F -p 18600 --tclass=$TCLASS)
+BW=(-x 1 -u 18 -D "$SECONDS_RUN" -s 65536 -q 2 -F --report_gbits --tclass="$TCLASS")
+LAT=(-d rxe0 -x 1 -u 18 -n "$LAT_ITERS" -s 64 -F -p 18600 --tclass="$TCLASS")
 
 NAME=roce
 # shellcheck source=selftests/twovm/lib.sh
