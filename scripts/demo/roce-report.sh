@@ -54,7 +54,7 @@ errs() {
 } >"$OUT/roce.tsv"
 
 echo
-echo "RoCE v2 (Soft-RoCE) through the flowctl switch, bottleneck 2 Mb/s, DSCP 26 = priority 3"
+echo "RoCE v2 (Soft-RoCE) through the flowctl switch, bottleneck 3 Mb/s, DSCP 26 = priority 3"
 echo "(scripts/twovm --lab roce: host A in one VM, the switch and host B in another)"
 column -t -s $'\t' "$OUT/roce.tsv" | sed 's/^# /  /'
 echo "  goodput: ib_write_bw's average, Mb/s; rxe_loss_counters: out_of_seq_request,"
@@ -67,7 +67,7 @@ cat >"$gp" <<EOF
 # gnuplot script written by scripts/demo/roce-report.sh; term and out are set by it
 set terminal @term size 1200,420 font ',10' noenhanced
 set output out
-set multiplot layout 1,3 title 'RoCE v2 through a flowctl switch (Soft-RoCE, 2 Mb/s bottleneck)'
+set multiplot layout 1,3 title 'RoCE v2 through a flowctl switch (Soft-RoCE, 3 Mb/s bottleneck)'
 set style data histograms
 set style histogram rowstacked
 set style fill solid 0.8 border -1

@@ -8,7 +8,7 @@
 # has two wires, two ports and two RDMA devices: two senders for incast.
 #
 #   VM A                          VM B
-#   a0 rxe0 flowctl 20 Mb/s ===== [ns S: s0 flowctl (tx) -+- br0 - s1 flowctl 2 Mb/s] == b0 rxe0
+#   a0 rxe0 flowctl 20 Mb/s ===== [ns S: s0 flowctl (tx) -+- br0 - s1 flowctl 3 Mb/s] == b0 rxe0
 #   198.18.0.1                                            |                               198.18.0.2
 #   a1 rxe1 flowctl 20 Mb/s ===== [      s2 flowctl (tx) -+ ]
 #   198.18.0.3
@@ -18,7 +18,7 @@
 #   lossy   s0 tx off: s1 drops what it cannot send
 #   pause   s0 tx on, link PAUSE
 #   pfc     s0 and a0 PFC on priority 3 only
-# ib_write_bw runs for SECONDS from A (client) to B (server), and
+# ib_write_bw writes ITERS x 64 KB on two QPs from A (client) to B (server), and
 # ib_send_lat (64 B, the same class) measures the latency RoCE sees
 # meanwhile. Then incast, both senders at once into b0:
 #   incast-lossy  s0 and s2 tx off
@@ -31,11 +31,18 @@ set -u
 role=${1:?usage: $0 a|b DIR}
 dir=${2:?usage: $0 a|b DIR}
 PHASES="lossy pause pfc incast-lossy incast-pfc"
-SECONDS_RUN=${FLOWCTL_ROCE_SECONDS:-12}
+ITERS=${FLOWCTL_ROCE_ITERS:-32}
+LIMIT=${FLOWCTL_ROCE_TIMEOUT:-240}
 LAT_ITERS=${FLOWCTL_ROCE_LAT_ITERS:-12}
 TCLASS=104	# DSCP 26 (AF31): priority 3 under trust dscp
-BW=(-x 1 -u 18 -D "$SECONDS_RUN" -s 65536 -q 2 -F --report_gbits --tclass="$TCLASS")
-LAT=(-d rxe0 -x 1 -u 18 -n "$LAT_ITERS" -s 64 -F -p 18600 --tclass="$TCLASS")
+# Iterations, not a duration: the client ends when every write has been
+# acknowledged. rxe holds a reference on the QP for each of its packets in
+# a qdisc, and destroying a QP whose packets wait longer than 200 jiffies
+# warns (rxe_pool.c, __rxe_cleanup): a client stopped by -D while the
+# fabric pauses its queue would do exactly that. -u 19: the QP's ack
+# timeout, 2.1 s, above the longest wait a paused queue sees here.
+BW=(-x 1 -u 19 -n "$ITERS" -s 65536 -q 2 -F --report_gbits --tclass="$TCLASS")
+LAT=(-d rxe0 -x 1 -u 19 -n "$LAT_ITERS" -s 64 -F -p 18600 --tclass="$TCLASS")
 
 NAME=roce
 # shellcheck source=selftests/twovm/lib.sh
@@ -75,17 +82,19 @@ if [ "$role" = b ]; then
 		ip netns exec S tc qdisc add dev $d root flowctl || die "flowctl on $d"
 	done
 	# Soft-RoCE under TCG moves about 7 Mb/s: the bottleneck is below it.
-	# Its buffer (200 KB) holds both senders' XOFF (50 KB each) and what is
+	# Its buffer (100 KB) holds both senders' XOFF (20 KB each) and what is
 	# in flight after it, and less than what one sender keeps in flight
 	# (rxe: 128 unacknowledged packets a QP, two QPs, 1 KB each): without
-	# flow control it overflows. ETS gives class 1 (priority 0, perftest's
-	# TCP exchange) 20% of the wire: under strict priority the RoCE class
-	# starves it and the runs cannot end.
-	ip netns exec S flowctl set dev s1 rate 2mbit limit 200k trust dscp ets 1:20,3:80 ||
+	# flow control it overflows. Small thresholds keep the queues short:
+	# what waits paused in a0 (rxe keeps up to 64 packets a QP there) and
+	# in s1 must leave within the QP's ack timeout. ETS gives class 1
+	# (priority 0, perftest's TCP exchange) 10% of the wire: under strict
+	# priority the RoCE class starves it and the runs cannot end.
+	ip netns exec S flowctl set dev s1 rate 3mbit limit 100k trust dscp ets 1:10,3:90 ||
 		die "s1 rate"
 	for d in s0 s2; do
-		ip netns exec S flowctl set dev $d speed 100 xoff 50k xon 25k trust dscp \
-			prio 3 xoff 50k xon 25k || die "$d thresholds"
+		ip netns exec S flowctl set dev $d speed 100 xoff 20k xon 10k trust dscp \
+			prio 3 xoff 20k xon 10k || die "$d thresholds"
 	done
 	rdma link add rxe0 type rxe netdev b0 || die "rdma link add"
 	ip -j link show dev b0 | jq -r '.[0].address' >"$dir/b.mac.new"
@@ -109,14 +118,14 @@ if [ "$role" = b ]; then
 		done
 		d0=$(ip netns exec S flowctl -j -s show dev s1 | jq '[.[0].prio[].drops // 0] | add // 0')
 		counters "$p.before"
-		timeout $((SECONDS_RUN + 120)) ib_write_bw -d rxe0 "${BW[@]}" -p 18515 \
+		timeout $((LIMIT + 60)) ib_write_bw -d rxe0 "${BW[@]}" -p 18515 \
 			>"$dir/$p.server.txt" 2>&1 &
 		pids=($!)
 		if incast "$p"; then
-			timeout $((SECONDS_RUN + 120)) ib_write_bw -d rxe0 "${BW[@]}" -p 18516 \
+			timeout $((LIMIT + 60)) ib_write_bw -d rxe0 "${BW[@]}" -p 18516 \
 				>"$dir/$p.server2.txt" 2>&1 &
 		else
-			timeout $((SECONDS_RUN + 300)) ib_send_lat "${LAT[@]}" \
+			timeout $((LIMIT + 120)) ib_send_lat "${LAT[@]}" \
 				>"$dir/$p.lat-server.txt" 2>&1 &
 		fi
 		pids+=($!)
@@ -183,17 +192,17 @@ for p in $PHASES; do
 	counters "$p.before"
 	touch "$dir/$p.go"
 	waitfile "$dir/$p.ready" 120
-	timeout $((SECONDS_RUN + 60)) ib_write_bw -d rxe0 "${BW[@]}" -p 18515 198.18.0.2 \
+	timeout "$LIMIT" ib_write_bw -d rxe0 "${BW[@]}" -p 18515 198.18.0.2 \
 		>"$dir/$p.client.txt" 2>&1 &
 	bp=$!
 	if incast "$p"; then
-		timeout $((SECONDS_RUN + 60)) ib_write_bw -d rxe1 "${BW[@]}" -p 18516 198.18.0.2 \
+		timeout "$LIMIT" ib_write_bw -d rxe1 "${BW[@]}" -p 18516 198.18.0.2 \
 			>"$dir/$p.client2.txt" 2>&1
 		echo "exit $?" >>"$dir/$p.client2.txt"
 	else
 		# The latency while the bulk transfer congests the switch.
 		sleep 2
-		timeout $((SECONDS_RUN + 240)) ib_send_lat "${LAT[@]}" 198.18.0.2 >"$dir/$p.lat.txt" 2>&1
+		timeout "$LIMIT" ib_send_lat "${LAT[@]}" 198.18.0.2 >"$dir/$p.lat.txt" 2>&1
 		echo "exit $?" >>"$dir/$p.lat.txt"
 	fi
 	wait $bp
