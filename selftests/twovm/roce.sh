@@ -169,7 +169,10 @@ ip addr add 198.18.0.1/24 dev a0
 ip addr add 198.18.0.3/24 dev a1
 for d in a0 a1; do
 	tc qdisc add dev $d root flowctl || die "flowctl on $d"
-	flowctl set dev $d speed 100 rate 20mbit trust dscp || die "$d rate"
+	# ETS as at s1: strict priority would hold perftest's TCP exchange
+	# (priority 0) behind the RoCE class whenever the gate opens, and
+	# ib_send_lat would start only after the bulk transfer ended.
+	flowctl set dev $d speed 100 rate 20mbit trust dscp ets 1:10,3:90 || die "$d rate"
 done
 rdma link add rxe0 type rxe netdev a0 || die "rdma link add rxe0"
 rdma link add rxe1 type rxe netdev a1 || die "rdma link add rxe1"
