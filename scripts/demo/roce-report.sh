@@ -39,7 +39,7 @@ errs() {
 }
 
 {
-	printf '# phase\tgoodput_mbps\tsecond_sender_mbps\ts1_drops\trxe_loss_counters\tpause_sent\tpfc3_sent\tlat_typical_ms\tlat_p99_ms\tlat_p999_ms\n'
+	printf '# phase\tgoodput_mbps\tsecond_sender_mbps\ts1_drops\trxe_loss_counters\tpause_sent\tpfc3_xoff_sent\tlat_typical_ms\tlat_p99_ms\tlat_p999_ms\n'
 	for p in $PHASES; do
 		[ -e "$R/$p.b.json" ] || continue
 		read -r lt l99 l999 <<<"$(lat "$p")"
@@ -59,7 +59,9 @@ echo "(scripts/twovm --lab roce: host A in one VM, the switch and host B in anot
 column -t -s $'\t' "$OUT/roce.tsv" | sed 's/^# /  /'
 echo "  goodput: ib_write_bw's average, Mb/s; rxe_loss_counters: out_of_seq_request,"
 echo "  duplicate_request, rcvd_seq_err, completer_retry_err and retry_exceeded_err that"
-echo "  grew at both ends; lat: ib_send_lat (64 B, the same priority) under the load, ms."
+echo "  grew at both ends; pause_sent: s0's PAUSE frames (XON too); pfc3_xoff_sent: PFC"
+echo "  frames of s0 and s2 that paused priority 3 (their XONs not counted);"
+echo "  lat: ib_send_lat (64 B, the same priority) while the bulk transfer runs, ms."
 
 command -v gnuplot >/dev/null || exit 0
 gp=$OUT/roce.gp
