@@ -87,6 +87,15 @@ def figures:
           label: "XON arrival -> gate open: median (\(.matched) XON)", value: (.median | us), unit: "us" },
         { group: "4 reaction", key: "reaction/xon/worst",
           label: "XON arrival -> gate open: worst", value: (.worst | us), unit: "us" })),
+    (.nic // empty | to_entries[] | .key as $m | .value |
+      { group: "8 drivers (100 Mb/s; veth beside them)", key: "nic/\($m)/leaked",
+        label: "\($m): datagrams after the gate closed (\(.frames) PAUSE)",
+        value: .leaked_packets, unit: "pkts" },
+      { group: "8 drivers (100 Mb/s; veth beside them)", key: "nic/\($m)/gate/median",
+        label: "\($m): frame leaving the partner -> gate closed: median", value: (.arrival_to_gate_ns.median | us), unit: "us" },
+      (.times[] |
+        { group: "8 drivers (100 Mb/s; veth beside them)", key: "nic/\($m)/\(.requested_ns)/median",
+          label: "\($m): \(.requested_ns | us) us pause: median error (\(.samples))", value: (.median_error_ns | us), unit: "us" })),
     (.lossless // empty | select(.runs) |
       (.runs[] | . as $r |
         { group: "5 lossless (bottleneck 20 Mb/s; tx off is the peer)",

@@ -24,6 +24,14 @@
 # partner received after the gate closed and before the pause could have
 # ended.
 #
+# With BENCH_PAUSE_NIC=MODEL (bench/nic.sh sets it) a0 and b0 are the two
+# ends of the NIC pair of that model that scripts/vm-run --nic gives the VM
+# (\$FLOWCTL_NICS) instead of a veth pair: the driver's TX ring and qemu's
+# emulated wire sit between the gate and the partner. A datagram dequeued
+# just before the gate closed then reaches b0 after it: "leaked" counts
+# what the ring and the wire held, and the arrival-to-gate time includes
+# the wire (the frame's timestamp is its departure from b0's driver).
+#
 # Usage: bench/pause.sh OUT.json
 set -u
 BENCH_GROUP=pause
@@ -38,12 +46,39 @@ need_file "$FCTEST" selftests
 # 1000 Mb/s a quantum is 0.512 us, at 100 Mb/s 5.12 us, at 10 Mb/s 51.2 us.
 # Each speed is its own run of the stream; SPEEDS lists "SPEED:QUANTA,...".
 SPEEDS="1000:1953,19531 100:20,195,1953,19531 10:19531,65535"
+NIC=${BENCH_PAUSE_NIC:-}
+SPEEDS=${BENCH_PAUSE_SPEEDS:-$SPEEDS}
 REPS=$([ "$BENCH_QUICK" = 1 ] && echo 3 || echo 7)
 SETTLE_US=40000			# flood resumes between two pauses
 INTERVAL_US=20			# the stream: paced, not a flood (see Documentation/bench.md)
 
+# nic_pair MODEL: the NIC pair of MODEL, its ends a0 in A and b0 in B.
+nic_pair()
+{
+	local p m mac0 mac1 f i0='' i1=''
+
+	for p in ${FLOWCTL_NICS:-}; do
+		IFS=, read -r m mac0 mac1 <<<"$p"
+		[ "$m" = "$1" ] || continue
+		for f in /sys/class/net/*/address; do
+			[ "$(cat "$f")" = "$mac0" ] && i0=$(basename "$(dirname "$f")")
+			[ "$(cat "$f")" = "$mac1" ] && i1=$(basename "$(dirname "$f")")
+		done
+	done
+	if [ -z "$i0" ] || [ -z "$i1" ]; then
+		fail "no $1 NIC pair in this VM (vm-run --nic $1)"
+	fi
+	ip link set dev "$i0" netns "$A" && ip -n "$A" link set dev "$i0" name a0 &&
+		ip link set dev "$i1" netns "$B" && ip -n "$B" link set dev "$i1" name b0 &&
+		ip -n "$A" link set a0 up && ip -n "$B" link set b0 up
+}
+
 setup_ns A B
-veth_pair "$A" a0 "$B" b0 || fail "veth setup"
+if [ -n "$NIC" ]; then
+	nic_pair "$NIC" || fail "cannot move the $NIC pair into the namespaces"
+else
+	veth_pair "$A" a0 "$B" b0 || fail "veth setup"
+fi
 ip -n "$A" addr add 198.18.0.1/24 dev a0
 ip -n "$B" addr add 198.18.0.2/24 dev b0
 MAC_A=$(mac_of "$A" a0)

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Group 8: the pause and its reaction through real drivers. bench/pause.sh
+# once on a veth pair and once on each NIC pair that scripts/vm-run --nic
+# gave the VM (virtio-net, e1000e, igb: $FLOWCTL_NICS), all at 100 Mb/s
+# with pauses of 10 ms and 100 ms, side by side in one VM. What a driver
+# adds to veth: the frames its TX ring and qemu's emulated wire still hold
+# when the gate closes (they reach the partner after it: "leaked"), and the
+# wire's time in arrival-to-gate. Not in the default groups (it needs the
+# NIC pairs): BENCH_GROUPS=nic make bench.
+#
+# Usage: bench/nic.sh OUT.json
+set -u
+BENCH_GROUP=nic
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+source "$(dirname "$0")/lib.sh"
+OUT=${1:?usage: nic.sh OUT.json}
+need_cmd jq
+
+models=(veth)
+for p in ${FLOWCTL_NICS:-}; do
+	models+=("${p%%,*}")
+done
+[ ${#models[@]} -gt 1 ] || fail "no NIC pairs in this VM: scripts/bench gives them for BENCH_GROUPS=nic"
+for m in "${models[@]}"; do
+	progress "$m"
+	nic=$m
+	[ "$m" != veth ] || nic=
+	BENCH_PAUSE_NIC=$nic BENCH_PAUSE_SPEEDS="100:1953,19531" \
+		"$(dirname "$0")/pause.sh" "$BENCH_TMP/$m.json" || fail "pause.sh on $m"
+done
+for m in "${models[@]}"; do
+	jq -c --arg m "$m" '{ ($m): {
+		leaked_packets: .reaction.leaked_packets,
+		leaked_max_per_frame: .reaction.leaked_max_per_frame,
+		frames: .reaction.frames,
+		arrival_to_gate_ns: .reaction.arrival_to_gate_ns,
+		xon_arrival_to_gate_open_ns: .reaction.xon_arrival_to_gate_open_ns,
+		datagram_spacing_ns: .pause_accuracy.datagram_spacing_ns,
+		times: [.pause_accuracy.times[] | { requested_ns, samples, median_error_ns,
+			worst_error_ns, median_error_share }] } }' "$BENCH_TMP/$m.json"
+done | jq -s '{ nic: add }' >"$OUT" || fail "could not build the JSON"
+progress "done: $(jq -c '.nic | map_values(.leaked_packets)' "$OUT")"
