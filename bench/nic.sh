@@ -4,7 +4,8 @@
 # Group 8: the pause and its reaction through real drivers. bench/pause.sh
 # once on a veth pair and once on each NIC pair that scripts/vm-run --nic
 # gave the VM (virtio-net, e1000e, igb: $FLOWCTL_NICS), all at 100 Mb/s
-# with pauses of 10 ms and 100 ms, side by side in one VM. What a driver
+# with pauses of 10 ms and 100 ms, side by side in one VM; each unshaped
+# and at a line rate of 10 Mb/s ("MODEL@10mbit"). What a driver
 # adds to veth: the frames its TX ring and qemu's emulated wire still hold
 # when the gate closes (they reach the partner after it: "leaked"), and the
 # wire's time in arrival-to-gate. Not in the default groups (it needs the
@@ -23,14 +24,23 @@ for p in ${FLOWCTL_NICS:-}; do
 	models+=("${p%%,*}")
 done
 [ ${#models[@]} -gt 1 ] || fail "no NIC pairs in this VM: scripts/bench gives them for BENCH_GROUPS=nic"
+# Each pair twice: a0 unshaped (the sender as fast as it goes, faster than
+# qemu's emulated NICs deliver small frames), and with a line rate of
+# RATE that the emulation sustains.
+RATE=10mbit
+runs=()
 for m in "${models[@]}"; do
-	progress "$m"
-	nic=$m
-	[ "$m" != veth ] || nic=
-	BENCH_PAUSE_NIC=$nic BENCH_PAUSE_SPEEDS="100:1953,19531" \
-		"$(dirname "$0")/pause.sh" "$BENCH_TMP/$m.json" || fail "pause.sh on $m"
+	for r in "" "$RATE"; do
+		k=$m${r:+@$r}
+		progress "$k"
+		nic=$m
+		[ "$m" != veth ] || nic=
+		BENCH_PAUSE_NIC=$nic BENCH_PAUSE_RATE=$r BENCH_PAUSE_SPEEDS="100:1953,19531" \
+			"$(dirname "$0")/pause.sh" "$BENCH_TMP/$k.json" || fail "pause.sh on $k"
+		runs+=("$k")
+	done
 done
-for m in "${models[@]}"; do
+for m in "${runs[@]}"; do
 	jq -c --arg m "$m" '{ ($m): {
 		leaked_packets: .reaction.leaked_packets,
 		leaked_max_per_frame: .reaction.leaked_max_per_frame,

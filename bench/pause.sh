@@ -31,6 +31,7 @@
 # just before the gate closed then reaches b0 after it: "leaked" counts
 # what the ring and the wire held, and the arrival-to-gate time includes
 # the wire (the frame's timestamp is its departure from b0's driver).
+# BENCH_PAUSE_RATE gives a0 a line rate (flowctl's rate), as a wire has.
 #
 # Usage: bench/pause.sh OUT.json
 set -u
@@ -97,6 +98,9 @@ measure()
 
 	shift
 	fc "$A" set dev a0 speed "$speed" || fail "flowctl set speed $speed"
+	if [ -n "${BENCH_PAUSE_RATE:-}" ]; then
+		fc "$A" set dev a0 rate "$BENCH_PAUSE_RATE" || fail "flowctl set rate $BENCH_PAUSE_RATE"
+	fi
 	fc "$A" stats reset dev a0
 	# The frame sequence: every pause time once per round, each frame
 	# sent once the previous pause ended and the flood ran again.
