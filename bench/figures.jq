@@ -95,7 +95,9 @@ def figures:
         label: "\($m): frame leaving the partner -> gate closed: median", value: (.arrival_to_gate_ns.median | us), unit: "us" },
       (.times[] |
         { group: "8 drivers (100 Mb/s; veth beside them)", key: "nic/\($m)/\(.requested_ns)/median",
-          label: "\($m): \(.requested_ns | us) us pause: median error (\(.samples))", value: (.median_error_ns | us), unit: "us" })),
+          label: "\($m): \(.requested_ns | us) us pause: median error (\(.samples))", value: (.median_error_ns | us), unit: "us" },
+        { group: "8 drivers (100 Mb/s; veth beside them)", key: "nic/\($m)/\(.requested_ns)/longest",
+          label: "\($m): \(.requested_ns | us) us pause: longest silence - pause, median", value: (.median_longest_gap_error_ns | us), unit: "us" })),
     (.lossless // empty | select(.runs) |
       (.runs[] | . as $r |
         { group: "5 lossless (bottleneck 20 Mb/s; tx off is the peer)",

@@ -49,6 +49,6 @@ for m in "${runs[@]}"; do
 		xon_arrival_to_gate_open_ns: .reaction.xon_arrival_to_gate_open_ns,
 		datagram_spacing_ns: .pause_accuracy.datagram_spacing_ns,
 		times: [.pause_accuracy.times[] | { requested_ns, samples, median_error_ns,
-			worst_error_ns, median_error_share }] } }' "$BENCH_TMP/$m.json"
+			worst_error_ns, median_error_share, median_longest_gap_error_ns }] } }' "$BENCH_TMP/$m.json"
 done | jq -s '{ nic: add }' >"$OUT" || fail "could not build the JSON"
 progress "done: $(jq -c '.nic | map_values(.leaked_packets)' "$OUT")"

@@ -89,7 +89,7 @@ ip -n "$B" neigh add 198.18.0.1 lladdr "$MAC_A" dev b0 nud permanent
 ip netns exec "$A" tc qdisc add dev a0 root flowctl || fail "cannot attach flowctl"
 
 # measure SPEED QUANTA...: one run of the stream at SPEED with every pause
-# time REPS times; appends "K REQ_NS TO_GATE GAP LEAKED INFLIGHT QUANTA
+# time REPS times; appends "K REQ_NS TO_GATE GAP LEAKED INFLIGHT LONGEST QUANTA
 # SPEED" rows to $BENCH_TMP/all, and the run's counts to $BENCH_TMP/counts.
 measure()
 {
@@ -204,7 +204,7 @@ xon_reaction()
 }
 xon_reaction
 
-# rows: K REQ_NS ARRIVAL_TO_GATE_NS GAP_NS LEAKED INFLIGHT QUANTA SPEED
+# rows: K REQ_NS ARRIVAL_TO_GATE_NS GAP_NS LEAKED INFLIGHT LONGEST_NS QUANTA SPEED
 jq -R -s --slurpfile xon "$BENCH_TMP/xon.json" --slurpfile c <(jq -R -s '[split("\n")[] | select(length > 0) | split(" ") | map(tonumber) |
 	{ speed_mbps: .[0], datagram_spacing_ns: .[1], datagrams: .[2], rx_pause_counted: .[3],
 	  frames_unmatched: .[4] }]' "$BENCH_TMP/counts") '
@@ -212,8 +212,8 @@ jq -R -s --slurpfile xon "$BENCH_TMP/xon.json" --slurpfile c <(jq -R -s '[split(
 	def worst: max_by(if . < 0 then -. else . end);
 	def ratio: (. * 10000 | round) / 10000;
 	[split("\n")[] | select(length > 0) | split(" ") | map(tonumber) |
-	 { speed_mbps: .[7], quanta: .[6], requested_ns: .[1], arrival_to_gate_ns: .[2],
-	   gap_ns: .[3], leaked: .[4], inflight: .[5] }] as $f |
+	 { speed_mbps: .[8], quanta: .[7], requested_ns: .[1], arrival_to_gate_ns: .[2],
+	   gap_ns: .[3], leaked: .[4], inflight: .[5], longest_gap_ns: .[6] }] as $f |
 	{
 	  pause_accuracy: {
 	    runs: $c[0],
@@ -227,7 +227,8 @@ jq -R -s --slurpfile xon "$BENCH_TMP/xon.json" --slurpfile c <(jq -R -s '[split(
 	        median_error_ns: ($err | med),
 	        worst_error_ns: ($err | worst),
 	        median_error_share: (($err | med) / .[0].requested_ns | ratio),
-	        worst_error_share: (($err | worst) / .[0].requested_ns | ratio) }]
+	        worst_error_share: (($err | worst) / .[0].requested_ns | ratio),
+	        median_longest_gap_error_ns: (map(.longest_gap_ns - .requested_ns) | med) }]
 	  },
 	  reaction: {
 	    frames: ($f | length),

@@ -21,12 +21,13 @@
  *       Join the three files: FRAMES has "K TAP_NS REQ_NS" lines, GATES
  *       the CLOCK_MONOTONIC time of each pause-start event in order.
  *       For each frame print "K REQ_NS ARRIVAL_TO_GATE_NS GAP_NS LEAKED
- *       INFLIGHT" ("unmatched K" when the frame has no gate event of its
+ *       INFLIGHT LONGEST_NS" ("unmatched K" when the frame has no gate event of its
  *       own: it arrived while the previous pause still ran): the gap at the partner that contains the gate's
  *       closing (first datagram after it minus last before it), the
  *       datagrams timestamped after the gate closed and before the
  *       earliest time the pause could end (TAP_NS + REQ_NS), and those
- *       between the frame's arrival and the gate closing.
+ *       between the frame's arrival and the gate closing; and the
+ *       longest interval from the gate's closing until twice the pause.
  *       Then one line "spacing_ns MEDIAN" with the median interval
  *       between datagrams (the resolution of the gaps).
  *   fcbench charge DEV INTERVAL_US STOPFILE
@@ -376,8 +377,8 @@ static int do_analyze(int argc, char **argv)
 	}
 	fclose(f);
 	for (i = 0; i < nf; i++) {
-		uint64_t gate, until = i + 1 < nf ? fr[i + 1].tap : UINT64_MAX;
-		size_t after, end, start;
+		uint64_t gate, longest, until = i + 1 < nf ? fr[i + 1].tap : UINT64_MAX;
+		size_t after, end, start, j;
 
 		/*
 		 * A frame's gate is the first pause-start at or after it left
@@ -399,10 +400,23 @@ static int do_analyze(int argc, char **argv)
 		}
 		end = upper(s, ns, fr[i].tap + fr[i].req);
 		start = upper(s, ns, fr[i].tap);
-		printf("%llu %llu %llu %llu %zu %zu\n", fr[i].k, fr[i].req,
+		/* The longest silence from the gate's closing to the first
+		 * datagram after twice the pause: where a ring or a wire
+		 * delivers datagrams after the gate closed, the pause is
+		 * that silence, not the interval around the closing.
+		 */
+		longest = s[after] - s[after - 1];
+		for (j = after + 1; j < ns; j++) {
+			if (s[j] - s[j - 1] > longest)
+				longest = s[j] - s[j - 1];
+			if (s[j] > fr[i].tap + 2 * fr[i].req)
+				break;
+		}
+		printf("%llu %llu %llu %llu %zu %zu %llu\n", fr[i].k, fr[i].req,
 		       (unsigned long long)(gate - fr[i].tap),
 		       (unsigned long long)(s[after] - s[after - 1]),
-		       end > after ? end - after : 0, after - start);
+		       end > after ? end - after : 0, after - start,
+		       (unsigned long long)longest);
 	}
 	d = malloc((ns - 1) * sizeof(*d));
 	if (!d)
