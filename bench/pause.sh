@@ -56,15 +56,12 @@ INTERVAL_US=20			# the stream: paced, not a flood (see Documentation/bench.md)
 # nic_pair MODEL: the NIC pair of MODEL, its ends a0 in A and b0 in B.
 nic_pair()
 {
-	local p m mac0 mac1 f i0='' i1=''
+	local p m mac0 mac1 i0='' i1=''
 
 	for p in ${FLOWCTL_NICS:-}; do
 		IFS=, read -r m mac0 mac1 <<<"$p"
 		[ "$m" = "$1" ] || continue
-		for f in /sys/class/net/*/address; do
-			[ "$(cat "$f")" = "$mac0" ] && i0=$(basename "$(dirname "$f")")
-			[ "$(cat "$f")" = "$mac1" ] && i1=$(basename "$(dirname "$f")")
-		done
+		i0=$(nic_of "$mac0") && i1=$(nic_of "$mac1") && break
 	done
 	if [ -z "$i0" ] || [ -z "$i1" ]; then
 		fail "no $1 NIC pair in this VM (vm-run --nic $1)"

@@ -350,6 +350,18 @@ mac_of()
 	ip -n "$1" -j link show dev "$2" | jq -r '.[0].address'
 }
 
+# nic_of MAC: the interface (in this namespace) with that address, as
+# vm-run's --nic and --wire name a NIC; status 1 when none has it.
+nic_of()
+{
+	local f
+
+	for f in /sys/class/net/*/address; do
+		[ "$(cat "$f")" = "$1" ] && { basename "$(dirname "$f")"; return 0; }
+	done
+	return 1
+}
+
 # PAUSE/PFC frames as hex, built here so a test does not depend on the code
 # it tests for its input: pause_hex SA QUANTA [DA]
 pause_hex()

@@ -67,17 +67,6 @@ RATE_MBIT=20
 TMP=$(mktemp -d)
 declare -A H S R IF0 IF1 LAB_ERR
 
-# nic_of MAC: the interface (in this namespace) with that address.
-nic_of()
-{
-	local f
-
-	for f in /sys/class/net/*/address; do
-		[ "$(cat "$f")" = "$1" ] && { basename "$(dirname "$f")"; return 0; }
-	done
-	return 1
-}
-
 # lab M MAC0 MAC1: the namespaces of model M's lab, from its pair.
 lab()
 {
