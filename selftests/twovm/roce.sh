@@ -8,9 +8,9 @@
 # has two wires, two ports and two RDMA devices: two senders for incast.
 #
 #   VM A                          VM B
-#   a0 rxe0 flowctl 20 Mb/s ===== [ns S: s0 flowctl (tx) -+- br0 - s1 flowctl 3 Mb/s] == b0 rxe0
+#   a0 rxe0 flowctl 10 Mb/s ===== [ns S: s0 flowctl (tx) -+- br0 - s1 flowctl 3 Mb/s] == b0 rxe0
 #   198.18.0.1                                            |                               198.18.0.2
-#   a1 rxe1 flowctl 20 Mb/s ===== [      s2 flowctl (tx) -+ ]
+#   a1 rxe1 flowctl 10 Mb/s ===== [      s2 flowctl (tx) -+ ]
 #   198.18.0.3
 #
 # The RoCE traffic is marked DSCP 26 (traffic class 104): priority 3 where
@@ -85,15 +85,18 @@ if [ "$role" = b ]; then
 		ip netns exec S tc qdisc add dev $d root flowctl || die "flowctl on $d"
 	done
 	# Soft-RoCE under TCG moves about 7 Mb/s: the bottleneck is below it.
-	# Its buffer (100 KB) holds both senders' XOFF (20 KB each) and what is
-	# in flight after it, and less than what one sender keeps in flight
-	# (rxe: 128 unacknowledged packets a QP, two QPs, 1 KB each): without
-	# flow control it overflows. Small thresholds keep the queues short:
+	# Its buffer (160 KB) holds both senders' XOFF (20 KB each) and what
+	# they send before the PFC frame has crossed to A and closed its gate:
+	# 120 KB, 48 ms of both senders at 10 Mb/s. That reaction time is the
+	# emulator's, not the wire's: with 60 KB (12 ms at 20 Mb/s) one incast
+	# run in CI lost 41 packets. The buffer stays below what one sender
+	# keeps in flight (rxe: 128 unacknowledged packets a QP, two QPs, 1 KB
+	# each): without flow control it overflows. Small thresholds keep the queues short:
 	# what waits paused in a0 (rxe keeps up to 64 packets a QP there) and
 	# in s1 must leave within the QP's ack timeout. ETS gives class 1
 	# (priority 0, perftest's TCP exchange) 10% of the wire: under strict
 	# priority the RoCE class starves it and the runs cannot end.
-	ip netns exec S flowctl set dev s1 rate 3mbit limit 100k trust dscp ets 1:10,3:90 ||
+	ip netns exec S flowctl set dev s1 rate 3mbit limit 160k trust dscp ets 1:10,3:90 ||
 		die "s1 rate"
 	for d in s0 s2; do
 		ip netns exec S flowctl set dev $d speed 100 xoff 20k xon 10k trust dscp \
@@ -172,7 +175,7 @@ for d in a0 a1; do
 	# ETS as at s1: strict priority would hold perftest's TCP exchange
 	# (priority 0) behind the RoCE class whenever the gate opens, and
 	# ib_send_lat would start only after the bulk transfer ended.
-	flowctl set dev $d speed 100 rate 20mbit trust dscp ets 1:10,3:90 || die "$d rate"
+	flowctl set dev $d speed 100 rate 10mbit trust dscp ets 1:10,3:90 || die "$d rate"
 done
 rdma link add rxe0 type rxe netdev a0 || die "rdma link add rxe0"
 rdma link add rxe1 type rxe netdev a1 || die "rdma link add rxe1"
