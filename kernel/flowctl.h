@@ -325,6 +325,9 @@ extern struct Qdisc_ops fc_qdisc_ops;
 u8 fc_classify(const struct fc_cfg *cfg, struct sk_buff *skb);
 u32 fc_resolve_speed(struct fc_sched *q, const struct fc_cfg *cfg, u8 *src);
 struct fc_sched *fc_from_dev(struct net_device *dev);
+struct xarray *fc_net_ports(struct net *net);
+int fc_net_init(void);
+void fc_net_exit(void);
 struct fc_cfg *fc_cfg_dup(struct fc_sched *q);
 int fc_cfg_commit(struct fc_sched *q, struct fc_cfg *ncfg,
 		  struct netlink_ext_ack *extack);

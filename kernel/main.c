@@ -105,9 +105,12 @@ static int __init fc_module_init(void)
 {
 	int err;
 
-	err = fc_netlink_init();
+	err = fc_net_init();
 	if (err)
 		return err;
+	err = fc_netlink_init();
+	if (err)
+		goto err_net;
 	err = register_netdevice_notifier(&fc_netdev_nb);
 	if (err)
 		goto err_netlink;
@@ -120,6 +123,8 @@ err_notifier:
 	unregister_netdevice_notifier(&fc_netdev_nb);
 err_netlink:
 	fc_netlink_exit();
+err_net:
+	fc_net_exit();
 	return err;
 }
 
@@ -132,6 +137,7 @@ static void __exit fc_module_exit(void)
 		fc_hold_ingress_keys(false);
 	unregister_netdevice_notifier(&fc_netdev_nb);
 	fc_netlink_exit();
+	fc_net_exit();
 	/* No rcu_barrier(): the module queues no RCU callback of its own.
 	 * Configurations and charges go by kfree_rcu(), which runs no module
 	 * code, so one still pending when the module's text is gone is safe.

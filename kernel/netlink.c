@@ -10,7 +10,7 @@
  * a private copy and published whole (fc_cfg_commit).
  */
 #include <linux/rtnetlink.h>
-#include <linux/sort.h>
+#include <linux/xarray.h>
 #include <net/genetlink.h>
 #include <net/netlink.h>
 #include <net/sock.h>
@@ -379,84 +379,38 @@ free:
 }
 
 /*
- * A dump walks the ifindexes of the namespace's flowctl devices as they
- * were when it started, in ifindex order: one walk of the device list and
- * one sort for the whole dump, then an index lookup per device, so its
- * parts cost what they carry. A device that went since is skipped, one
- * that came since is not reported (as if the dump had been taken at its
- * start); a part resumes by position in this list, which does not change.
+ * A dump walks the namespace's flowctl ports in ifindex order, from their
+ * own index (fc_net_ports()): a part resumes at the first ifindex it has
+ * not sent, with one lookup, and costs what it carries. A port that comes
+ * or goes during a dump is reported or not by where its ifindex falls, as
+ * in rtnetlink's dumps; none is reported twice.
+ *
+ * cb->args[0]: brief; cb->args[1]: the ifindex the next part starts at.
  */
-struct fc_dump_state {
-	unsigned int n;
-	bool brief;
-	int ifindex[];
-};
-
-static int fc_cmp_int(const void *a, const void *b)
-{
-	int x = *(const int *)a, y = *(const int *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* cb->args[0]: the state; cb->args[1]: the position the next part takes. */
 static int fc_nl_get_dump_start(struct netlink_callback *cb)
 {
-	struct net *net = sock_net(cb->skb->sk);
-	struct fc_dump_state *st;
-	struct net_device *dev;
-	unsigned int n = 0, max;
-
-	rtnl_lock();
-	max = 0;
-	for_each_netdev(net, dev)
-		if (fc_from_dev(dev))
-			max++;
-	st = kvmalloc(struct_size(st, ifindex, max), GFP_KERNEL);
-	if (!st) {
-		rtnl_unlock();
-		return -ENOMEM;
-	}
-	for_each_netdev(net, dev)
-		if (fc_from_dev(dev))
-			st->ifindex[n++] = dev->ifindex;
-	rtnl_unlock();
-	st->n = n;
 	/* genetlink validated the request against the op's policy. */
-	st->brief = !!nlmsg_find_attr(cb->nlh, GENL_HDRLEN,
-				      FLOWCTL_A_DEV_BRIEF);
-	sort(st->ifindex, n, sizeof(st->ifindex[0]), fc_cmp_int, NULL);
-	cb->args[0] = (unsigned long)st;
+	cb->args[0] = !!nlmsg_find_attr(cb->nlh, GENL_HDRLEN,
+					FLOWCTL_A_DEV_BRIEF);
 	cb->args[1] = 0;
-	return 0;
-}
-
-static int fc_nl_get_dump_done(struct netlink_callback *cb)
-{
-	kvfree((void *)cb->args[0]);
 	return 0;
 }
 
 static int fc_nl_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	const struct fc_dump_state *st = (void *)cb->args[0];
-	struct net *net = sock_net(skb->sk);
-	unsigned long i = cb->args[1];
+	struct xarray *ports = fc_net_ports(sock_net(skb->sk));
+	unsigned long ifindex = cb->args[1];
+	bool brief = cb->args[0];
 	struct fc_snapshot *s;
-	struct net_device *dev;
 	struct fc_sched *q;
 	int err = 0;
 
-	s = st->brief ? NULL : kmalloc(sizeof(*s), GFP_KERNEL);
-	if (!st->brief && !s)
+	s = brief ? NULL : kmalloc(sizeof(*s), GFP_KERNEL);
+	if (!brief && !s)
 		return -ENOMEM;
 	rtnl_lock();
-	for (; i < st->n; i++) {
-		dev = __dev_get_by_index(net, st->ifindex[i]);
-		q = dev ? fc_from_dev(dev) : NULL;
-		if (!q)
-			continue;
-		if (st->brief)
+	xa_for_each_start(ports, ifindex, q, cb->args[1]) {
+		if (brief)
 			err = fc_nl_fill_brief(skb, q,
 					       NETLINK_CB(cb->skb).portid,
 					       cb->nlh->nlmsg_seq, NLM_F_MULTI);
@@ -468,7 +422,8 @@ static int fc_nl_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	}
 	rtnl_unlock();
 	kfree(s);
-	cb->args[1] = i;
+	/* Past the last ifindex when the walk ended, no port left. */
+	cb->args[1] = err ? ifindex : ULONG_MAX;
 	/* A full skb ends this part; an empty one means one device alone
 	 * does not fit, which the caller must hear about.
 	 */
@@ -925,7 +880,6 @@ static const struct genl_ops fc_genl_ops[] = {
 		.doit	= fc_nl_get_doit,
 		.start	= fc_nl_get_dump_start,
 		.dumpit	= fc_nl_get_dumpit,
-		.done	= fc_nl_get_dump_done,
 		.policy	= fc_dev_get_policy,
 		.maxattr = FLOWCTL_A_DEV_MAX,
 	},

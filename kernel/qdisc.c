@@ -28,12 +28,14 @@
 #include <linux/etherdevice.h>
 #include <linux/ethtool.h>
 #include <linux/if_arp.h>
+#include <linux/xarray.h>
 #include <linux/if_vlan.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
 #include <linux/pm_runtime.h>
 #include <linux/skbuff.h>
 #include <net/dsfield.h>
+#include <net/netns/generic.h>
 #include "flowctl.h"
 
 u8 fc_classify(const struct fc_cfg *cfg, struct sk_buff *skb)
@@ -329,6 +331,79 @@ struct fc_sched *fc_from_dev(struct net_device *dev)
 	if (!sch || sch->ops != &fc_qdisc_ops)
 		return NULL;
 	return qdisc_priv(sch);
+}
+
+/*
+ * Each namespace's flowctl ports by ifindex, for the netlink dump: one
+ * lookup resumes a part, and the walk touches flowctl ports only, not
+ * every device of the namespace. Written at init and destroy, read by
+ * the dump, all under RTNL. A port's device keeps its ifindex and its
+ * namespace while the qdisc lives (a move to another namespace shuts its
+ * qdiscs down first).
+ */
+static unsigned int fc_net_id __read_mostly;
+
+struct fc_net {
+	struct xarray ports;
+};
+
+struct xarray *fc_net_ports(struct net *net)
+{
+	struct fc_net *fn = net_generic(net, fc_net_id);
+
+	return &fn->ports;
+}
+
+static int __net_init fc_net_setup(struct net *net)
+{
+	xa_init(fc_net_ports(net));
+	return 0;
+}
+
+/* Called after the namespace's devices, and their qdiscs, are gone. */
+static void __net_exit fc_net_cleanup(struct net *net)
+{
+	xa_destroy(fc_net_ports(net));
+}
+
+static struct pernet_operations fc_net_ops = {
+	.init	= fc_net_setup,
+	.exit	= fc_net_cleanup,
+	.id	= &fc_net_id,
+	.size	= sizeof(struct fc_net),
+};
+
+int fc_net_init(void)
+{
+	return register_pernet_subsys(&fc_net_ops);
+}
+
+void fc_net_exit(void)
+{
+	unregister_pernet_subsys(&fc_net_ops);
+}
+
+/* The port is listed; a replace that grafts a new flowctl lists the new. */
+static int fc_net_add(struct fc_sched *q)
+{
+	struct net_device *dev = qdisc_dev(q->sch);
+
+	return xa_err(xa_store(fc_net_ports(dev_net(dev)), dev->ifindex, q,
+			       GFP_KERNEL));
+}
+
+/*
+ * The port goes, if it is the one listed. When another flowctl is the
+ * device's root (this one was created for a graft that failed), that one
+ * takes the slot back: replacing an entry allocates nothing.
+ */
+static void fc_net_del(struct fc_sched *q)
+{
+	struct net_device *dev = qdisc_dev(q->sch);
+	struct fc_sched *root = fc_from_dev(dev);
+
+	xa_cmpxchg(fc_net_ports(dev_net(dev)), dev->ifindex, q,
+		   root != q ? root : NULL, GFP_KERNEL);
 }
 
 /*
@@ -668,6 +743,8 @@ static int fc_init(struct Qdisc *sch, struct nlattr *opt,
 	/* On failure qdisc_create() calls fc_destroy(), which frees cfg. */
 	err = fc_rx_hook_register(q, extack);
 	if (!err)
+		err = fc_net_add(q);
+	if (!err)
 		fc_warn_hw_pause(qdisc_dev(sch), extack);
 	return err;
 }
@@ -679,6 +756,7 @@ static void fc_destroy(struct Qdisc *sch)
 	/* The hook and the expiry timer go first: after this nothing on the
 	 * receive side can reach q or schedule sch.
 	 */
+	fc_net_del(q);
 	fc_tx_count(q, false);
 	fc_tx_unpublish(q);
 	fc_rx_destroy(q);
