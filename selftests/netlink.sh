@@ -17,7 +17,7 @@
 #   +------------------------------+      +------------------------------+
 
 ALL_TESTS="defaults set_roundtrip refused_unchanged dump_many dump_brief dump_churn
-	   dump_netns perms events event_storm events_lost watch_verdicts send_tshark
+	   dump_replace dump_netns perms events event_storm events_lost watch_verdicts send_tshark
 	   ynl_dump_set metrics_promtool"
 source "$(dirname "$0")/lib.sh"
 require_cmd jq tc setpriv
@@ -239,6 +239,45 @@ dump_churn()
 	order=$(awk '$1 == "dev" { print $2 }' "$out" | sort -n -c 2>&1)
 	check_eq "$order" "" "dump in ifindex order"
 	log_test "a dump survives ports deleted and added between its parts"
+}
+
+# dump_replace: the dump finds ports in an index of its own, which must
+# follow the device's root qdisc: a replace by a new flowctl (another
+# handle: tc creates it, grafts it, then destroys the old one) lists the
+# new one once, in the full and the brief dump; a replace by another kind,
+# a refused attach and a delete list none.
+dump_replace()
+{
+	local def
+
+	r0_limits() { fc "$D" -j "$@" show | jq -c '[.[] | select(.ifname == "r0") | .limit]'; }
+	r0_brief() { fc "$D" -j -br show | jq -c '[.[] | select(.ifname == "r0") | .ifname]'; }
+	ip -n "$D" link add name r0 type veth peer name r1
+	ip netns exec "$D" tc qdisc add dev r0 root handle 1: flowctl
+	def=$(fc_get "$D" r0 .limit)
+	fc "$D" set dev r0 limit 300000
+	check_eq "$(r0_limits)" "[300000]" "r0 in the dump after set"
+	ip netns exec "$D" tc qdisc replace dev r0 root handle 2: flowctl
+	check_err $? "replace by a flowctl with another handle"
+	check_eq "$(ip netns exec "$D" tc -j qdisc show dev r0 | jq -r '.[0].handle')" "2:" \
+		"the root's handle after the replace"
+	check_eq "$(r0_limits)" "[$def]" "r0 in the dump after the replace (the new qdisc, once)"
+	check_eq "$(r0_brief)" '["r0"]' "r0 in the brief dump after the replace"
+	fc "$D" set dev r0 limit 400000
+	check_eq "$(r0_limits)" "[400000]" "a set reaches the port the dump lists"
+	ip netns exec "$D" tc qdisc replace dev r0 root pfifo_fast
+	check_eq "$(r0_limits)$(r0_brief)" "[][]" "r0 in the dumps under pfifo_fast"
+	# The kernel refuses it (tc's flowctl plugin sends the options).
+	TC_LIB_DIR=$TOP/userland/tc ip netns exec "$D" tc qdisc replace dev r0 root \
+		handle 3: flowctl xoff 1000 xon 2000 >/dev/null 2>&1
+	check_fail $? "an attach with xon above xoff succeeded"
+	check_eq "$(r0_limits)$(r0_brief)" "[][]" "r0 in the dumps after a refused attach"
+	ip netns exec "$D" tc qdisc replace dev r0 root flowctl
+	check_eq "$(r0_limits)" "[$def]" "r0 in the dump after a new attach"
+	ip netns exec "$D" tc qdisc del dev r0 root
+	check_eq "$(r0_limits)$(r0_brief)" "[][]" "r0 in the dumps after a delete"
+	ip -n "$D" link del r0
+	log_test "the dump lists what is the root: replace, refused attach, delete"
 }
 
 dump_netns()
