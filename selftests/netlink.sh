@@ -250,11 +250,11 @@ dump_replace()
 {
 	local def
 
-	r0_limits() { fc "$D" -j "$@" show | jq -c '[.[] | select(.ifname == "r0") | .limit]'; }
+	r0_limits() { fc "$D" -j "$@" show | jq -c '[.[] | select(.ifname == "r0") | .limit_bytes]'; }
 	r0_brief() { fc "$D" -j -br show | jq -c '[.[] | select(.ifname == "r0") | .ifname]'; }
 	ip -n "$D" link add name r0 type veth peer name r1
 	ip netns exec "$D" tc qdisc add dev r0 root handle 1: flowctl
-	def=$(fc_get "$D" r0 .limit)
+	def=$(fc_get "$D" r0 .limit_bytes)
 	fc "$D" set dev r0 limit 300000
 	check_eq "$(r0_limits)" "[300000]" "r0 in the dump after set"
 	ip netns exec "$D" tc qdisc replace dev r0 root handle 2: flowctl
