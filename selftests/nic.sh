@@ -37,6 +37,9 @@
 #               rx-all off and the speed flowctl was told that is not the
 #               link's; running the fixes it printed clears each one, and a
 #               PAUSE still gaps the stream
+# Then default_qdisc: net.core.default_qdisc=flowctl gives each one-queue
+# NIC a flowctl; a multiqueue one (igb) gets mq, which fails on flowctl's
+# refusal to be a child, and the kernel falls back to noqueue.
 # And on veth: mc_filter, how the multicast filter entry comes and goes.
 
 source "$(dirname "$0")/lib.sh"
@@ -54,6 +57,7 @@ for m in "${MODELS[@]}"; do
 	[ "$m" = virtio ] || ALL_TESTS+=" doctor_$m"
 done
 [ ${#MODELS[@]} -gt 0 ] || ALL_TESTS+=" nic_pairs"
+[ ${#MODELS[@]} -eq 0 ] || ALL_TESTS+=" default_qdisc"
 RETRY_TIMING=1
 TIMING_CASES=
 for m in "${MODELS[@]}"; do
@@ -496,6 +500,46 @@ done
 # give_back: each NIC to the VM's first namespace under its own name. A
 # namespace deleted with a NIC in it sends it back as it is, named a0 or
 # s0, and the next script's veth a0 would then clash with it.
+# default_qdisc: with net.core.default_qdisc=flowctl, the default the kernel
+# attaches (here after the root is deleted) is flowctl on a device with one
+# TX queue. A device with several gets mq, with the default as each
+# queue's child: flowctl refuses to be a child, mq fails, and the kernel
+# falls back to noqueue. Each qdisc holds a module reference, so the
+# module's count says how many flowctls there are.
+default_qdisc()
+{
+	local m h saved nq r0 r1 kind
+
+	saved=$(sysctl -n net.core.default_qdisc)
+	for m in "${MODELS[@]}"; do
+		has_lab "$m" || continue
+		h=${H[$m]}
+		nq=$(ip -n "$h" -j -d link show dev a0 | jq '.[0].num_tx_queues')
+		r0=$(cat /sys/module/flowctl/refcnt)
+		sysctl -qw net.core.default_qdisc=flowctl
+		ip netns exec "$h" tc qdisc del dev a0 root
+		sysctl -qw net.core.default_qdisc="$saved"
+		r1=$(cat /sys/module/flowctl/refcnt)
+		kind=$(ip netns exec "$h" tc -j qdisc show dev a0 | jq -r '.[0].kind')
+		log_info "$m: $nq TX queues: root $kind, flowctl qdiscs $((r1 - r0)) (+1 for the one deleted)"
+		if [ "$nq" -eq 1 ]; then
+			check_eq "$kind" flowctl "$m ($nq TX queue): the default root"
+			check_eq "$((r1 - r0))" 0 "$m: flowctl qdiscs made by the default, less the one deleted"
+			check_eq "$(fc "$h" -j show | jq -c '[.[].ifname]')" '["a0"]' "$m: ports listed"
+		else
+			check_eq "$kind" noqueue "$m ($nq TX queues): the default root"
+			check_eq "$((r1 - r0))" -1 "$m: flowctl qdiscs made by the default, less the one deleted"
+			check_eq "$(fc "$h" -j show | jq -c '[.[].ifname]')" '[]' "$m: ports listed"
+		fi
+		# The lab as it was.
+		ip netns exec "$h" tc qdisc replace dev a0 root flowctl 2>/dev/null
+		check_err $? "$m: flowctl back on a0"
+		fc "$h" set dev a0 speed $SPEED rate $((10 * RATE_MBIT))mbit
+	done
+	sysctl -qw net.core.default_qdisc="$saved"
+	log_test "default_qdisc=flowctl: flowctl on a one-queue NIC; on a multiqueue one, mq refused, noqueue"
+}
+
 give_back()
 {
 	local m
