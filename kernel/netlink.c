@@ -399,7 +399,7 @@ static int fc_nl_get_dump_start(struct netlink_callback *cb)
 static int fc_nl_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct xarray *ports = fc_net_ports(sock_net(skb->sk));
-	unsigned long ifindex = cb->args[1];
+	unsigned long ifindex;
 	bool brief = cb->args[0];
 	struct fc_snapshot *s;
 	struct fc_sched *q;

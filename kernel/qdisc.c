@@ -28,12 +28,12 @@
 #include <linux/etherdevice.h>
 #include <linux/ethtool.h>
 #include <linux/if_arp.h>
-#include <linux/xarray.h>
 #include <linux/if_vlan.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
 #include <linux/pm_runtime.h>
 #include <linux/skbuff.h>
+#include <linux/xarray.h>
 #include <net/dsfield.h>
 #include <net/netns/generic.h>
 #include "flowctl.h"

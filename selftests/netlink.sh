@@ -250,7 +250,7 @@ dump_replace()
 {
 	local def
 
-	r0_limits() { fc "$D" -j "$@" show | jq -c '[.[] | select(.ifname == "r0") | .limit_bytes]'; }
+	r0_limits() { fc "$D" -j show | jq -c '[.[] | select(.ifname == "r0") | .limit_bytes]'; }
 	r0_brief() { fc "$D" -j -br show | jq -c '[.[] | select(.ifname == "r0") | .ifname]'; }
 	ip -n "$D" link add name r0 type veth peer name r1
 	ip netns exec "$D" tc qdisc add dev r0 root handle 1: flowctl

@@ -497,9 +497,6 @@ for m in "${MODELS[@]}"; do
 	eval "pfc_$m() { pfc $m; }; lossless_$m() { lossless $m; }; gso_$m() { gso $m; }"
 done
 
-# give_back: each NIC to the VM's first namespace under its own name. A
-# namespace deleted with a NIC in it sends it back as it is, named a0 or
-# s0, and the next script's veth a0 would then clash with it.
 # default_qdisc: with net.core.default_qdisc=flowctl, the default the kernel
 # attaches (here after the root is deleted) is flowctl on a device with one
 # TX queue. A device with several gets mq, with the default as each
@@ -540,6 +537,9 @@ default_qdisc()
 	log_test "default_qdisc=flowctl: flowctl on a one-queue NIC; on a multiqueue one, mq refused, noqueue"
 }
 
+# give_back: each NIC to the VM's first namespace under its own name. A
+# namespace deleted with a NIC in it sends it back as it is, named a0 or
+# s0, and the next script's veth a0 would then clash with it.
 give_back()
 {
 	local m
