@@ -39,10 +39,23 @@ def costs($g1; $g2; $k; $u):
           label: "module loaded, no qdisc / not loaded", value: .loaded_ratio, unit: "x" }),
       { group: $g2, key: "\($k)ingress/without",
         label: "module loaded, no qdisc on i0", value: .pps_without_flowctl, unit: $u },
+      (select(.pps_nft_hook) |
+        { group: $g2, key: "\($k)ingress/nft_hook",
+          label: "nftables ingress chain on i0, no rule", value: .pps_nft_hook, unit: $u },
+        { group: $g2, key: "\($k)ingress/nft_rule",
+          label: "nftables ingress chain, ether type 0x8808 drop", value: .pps_nft_rule, unit: $u }),
       { group: $g2, key: "\($k)ingress/with",
         label: "with flowctl", value: .pps_with_flowctl, unit: $u },
+      (select(.pps_nft_hook) |
+        { group: $g2, key: "\($k)ingress/nft_hook_ratio",
+          label: "nftables chain, no rule / no qdisc", value: .nft_hook_ratio, unit: "x" },
+        { group: $g2, key: "\($k)ingress/nft_rule_ratio",
+          label: "nftables chain, EtherType rule / no qdisc", value: .nft_rule_ratio, unit: "x" }),
       { group: $g2, key: "\($k)ingress/ratio",
-        label: "flowctl on i0 / no qdisc", value: .ratio, unit: "x" });
+        label: "flowctl on i0 / no qdisc", value: .ratio, unit: "x" },
+      (select(.ratio_to_nft_rule) |
+        { group: $g2, key: "\($k)ingress/ratio_to_nft_rule",
+          label: "flowctl on i0 / nftables EtherType rule", value: .ratio_to_nft_rule, unit: "x" }));
 
 def figures:
   [
@@ -73,6 +86,15 @@ def figures:
             key: "pause/\($s)/\(.quanta)/worst_share",
             label: "\(.requested_ns | us) us: worst error / requested",
             value: (.worst_error_share | pct), unit: "%" })),
+      (.timer_peer // [] | .[] |
+        { group: "3 pause accuracy (gap at the partner - requested)",
+          key: "pause/timer/\(.requested_ns)/median",
+          label: "peer, the VM timer: \(.requested_ns | us) us sleep, median lateness",
+          value: (.median_late_ns | us), unit: "us" },
+        { group: "3 pause accuracy (gap at the partner - requested)",
+          key: "pause/timer/\(.requested_ns)/worst",
+          label: "peer, the VM timer: \(.requested_ns | us) us sleep, worst lateness",
+          value: (.worst_late_ns | us), unit: "us" }),
       { group: "3 pause accuracy (gap at the partner - requested)", key: "pause/spacing",
         label: "resolution: median datagram spacing", value: (.datagram_spacing_ns | us), unit: "us" }),
     (.reaction // empty | select(.frames) |

@@ -36,7 +36,7 @@ BENCH_GROUP=forwarding
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 source "$(dirname "$0")/lib.sh"
 OUT=${1:?usage: forwarding.sh OUT.json}
-need_cmd jq ip tc bridge flowctl
+need_cmd jq ip tc bridge flowctl nft
 need_module pktgen
 need_module veth
 need_module sch_prio
@@ -279,9 +279,14 @@ kill $R_PID 2>/dev/null
 	done
 } >"$BENCH_TMP/fwd"
 
-# Ingress: i0 receives what pktgen injects, in three states: the flowctl
+# Ingress: i0 receives what pktgen injects, in five states: the flowctl
 # module not loaded; loaded with no flowctl qdisc anywhere (once it has
-# let the ingress static keys go); and flowctl on i0 (rx on).
+# let the ingress static keys go); netfilter's own peers, an nftables
+# netdev ingress chain on i0 with no rule (the hook alone: the static keys,
+# the hook walk, one indirect call) and with one rule doing flowctl's test
+# ("ether type 0x8808 drop"); and flowctl on i0 (rx on). The peers say
+# what any netdev ingress hook costs, which is where flowctl must sit to see
+# MAC Control frames before a bridge does.
 KEYS=/sys/module/flowctl/parameters/ingress_keys_held
 tc -n "$S" qdisc del dev s2 root 2>/dev/null
 ip link add name i0 type veth peer name i1 || fail "veth"
@@ -289,8 +294,8 @@ ip link set dev i0 up
 ip link set dev i1 up
 declare -A RX
 for ((round = 1; round <= ROUNDS; round++)); do
-	progress "ingress round $round/$ROUNDS: module not loaded, loaded, flowctl on i0"
-	for state in unloaded without with; do
+	progress "ingress round $round/$ROUNDS: module not loaded, loaded, nft hook, nft rule, flowctl on i0"
+	for state in unloaded without nft_hook nft_rule with; do
 		case $state in
 		unloaded)
 			tc qdisc del dev i0 root 2>/dev/null
@@ -304,7 +309,21 @@ for ((round = 1; round <= ROUNDS; round++)); do
 			done
 			[ "$(<"$KEYS")" = N ] || fail "flowctl still holds the ingress keys with no qdisc"
 			;;
+		nft_hook)
+			nft -f - <<-'NFT' || fail "nft: cannot add an ingress chain on i0"
+			table netdev fcpeer {
+				chain fcin {
+					type filter hook ingress device "i0" priority 0; policy accept;
+				}
+			}
+			NFT
+			;;
+		nft_rule)
+			nft add rule netdev fcpeer fcin ether type 0x8808 drop ||
+				fail "nft: cannot add the EtherType rule"
+			;;
 		with)
+			nft delete table netdev fcpeer || fail "nft: cannot delete the table"
 			tc qdisc replace dev i0 root flowctl || fail "cannot attach flowctl to i0"
 			;;
 		esac
@@ -333,6 +352,9 @@ jq -R -s --argjson rounds "$ROUNDS" --arg run_s "$RUN_S" \
 	--argjson rx_unloaded "$(best ${RX[unloaded]})" \
 	--argjson rx_without "$(best ${RX[without]})" \
 	--argjson rx_with "$(best ${RX[with]})" \
+	--argjson rx_nft_hook "$(best ${RX[nft_hook]})" \
+	--argjson rx_nft_rule "$(best ${RX[nft_rule]})" \
+	--arg rx_nft_hook_all "${RX[nft_hook]% }" --arg rx_nft_rule_all "${RX[nft_rule]% }" \
 	--arg rx_unloaded_all "${RX[unloaded]% }" \
 	--arg rx_without_all "${RX[without]% }" --arg rx_with_all "${RX[with]% }" \
 	--slurpfile profiles "$BENCH_TMP/profiles.json" '
@@ -358,8 +380,14 @@ jq -R -s --argjson rounds "$ROUNDS" --arg run_s "$RUN_S" \
 	    rounds_pps_unloaded: ($rx_unloaded_all | split(" ") | map(tonumber)),
 	    rounds_pps_without: ($rx_without_all | split(" ") | map(tonumber)),
 	    rounds_pps_with: ($rx_with_all | split(" ") | map(tonumber)),
+	    pps_nft_hook: $rx_nft_hook, pps_nft_rule: $rx_nft_rule,
+	    rounds_pps_nft_hook: ($rx_nft_hook_all | split(" ") | map(tonumber)),
+	    rounds_pps_nft_rule: ($rx_nft_rule_all | split(" ") | map(tonumber)),
 	    ratio: (if $rx_without > 0 then ($rx_with / $rx_without * 1000 | round) / 1000 else null end),
+	    nft_hook_ratio: (if $rx_without > 0 then ($rx_nft_hook / $rx_without * 1000 | round) / 1000 else null end),
+	    nft_rule_ratio: (if $rx_without > 0 then ($rx_nft_rule / $rx_without * 1000 | round) / 1000 else null end),
+	    ratio_to_nft_rule: (if $rx_nft_rule > 0 then ($rx_with / $rx_nft_rule * 1000 | round) / 1000 else null end),
 	    loaded_ratio: (if $rx_unloaded > 0 then ($rx_without / $rx_unloaded * 1000 | round) / 1000 else null end)
 	  }
 	}' "$BENCH_TMP/fwd" >"$OUT" || fail "could not build the JSON"
-progress "done: ingress $(jq -c '.ingress | {pps_module_unloaded, pps_without_flowctl, pps_with_flowctl}' "$OUT")"
+progress "done: ingress $(jq -c '.ingress | {pps_module_unloaded, pps_without_flowctl, pps_nft_hook, pps_nft_rule, pps_with_flowctl}' "$OUT")"

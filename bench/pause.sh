@@ -201,8 +201,32 @@ xon_reaction()
 }
 xon_reaction
 
+# The peer of the pause error: how late the VM's own timer wakes a task for
+# the same times (up to 100 ms; 21 sleeps each), measured right after the
+# streams in the same VM. A gate that opens as late as this peer wakes is
+# as exact as the VM's timers allow.
+timer_peer()
+{
+	local ns=() q speed sq
+
+	for sq in $SPEEDS; do
+		speed=${sq%%:*}
+		for q in $(echo "${sq#*:}" | tr , ' '); do
+			[ $((q * 512 * 1000 / speed)) -le 100000000 ] && ns+=("$((q * 512 * 1000 / speed))")
+		done
+	done
+	# shellcheck disable=SC2207 # numbers
+	ns=($(printf '%s\n' "${ns[@]}" | sort -n -u))
+	progress "timer peer: 21 sleeps of each of ${ns[*]} ns"
+	"$FCBENCH" sleep 21 "${ns[@]}" >"$BENCH_TMP/sleep" || fail "fcbench sleep failed"
+	jq -R -s '[split("\n")[] | select(length > 0) | split(" ") | map(tonumber) |
+		{ requested_ns: .[0], sleeps: 21, median_late_ns: .[1], worst_late_ns: .[2] }]' \
+		"$BENCH_TMP/sleep" >"$BENCH_TMP/sleep.json" || fail "could not read fcbench sleep"
+}
+timer_peer
+
 # rows: K REQ_NS ARRIVAL_TO_GATE_NS GAP_NS LEAKED INFLIGHT LONGEST_NS QUANTA SPEED
-jq -R -s --slurpfile xon "$BENCH_TMP/xon.json" --slurpfile c <(jq -R -s '[split("\n")[] | select(length > 0) | split(" ") | map(tonumber) |
+jq -R -s --slurpfile xon "$BENCH_TMP/xon.json" --slurpfile timer "$BENCH_TMP/sleep.json" --slurpfile c <(jq -R -s '[split("\n")[] | select(length > 0) | split(" ") | map(tonumber) |
 	{ speed_mbps: .[0], datagram_spacing_ns: .[1], datagrams: .[2], rx_pause_counted: .[3],
 	  frames_unmatched: .[4] }]' "$BENCH_TMP/counts") '
 	def med: sort | .[(length - 1) / 2 | floor];
@@ -225,7 +249,8 @@ jq -R -s --slurpfile xon "$BENCH_TMP/xon.json" --slurpfile c <(jq -R -s '[split(
 	        worst_error_ns: ($err | worst),
 	        median_error_share: (($err | med) / .[0].requested_ns | ratio),
 	        worst_error_share: (($err | worst) / .[0].requested_ns | ratio),
-	        median_longest_gap_error_ns: (map(.longest_gap_ns - .requested_ns) | med) }]
+	        median_longest_gap_error_ns: (map(.longest_gap_ns - .requested_ns) | med) }],
+	    timer_peer: $timer[0]
 	  },
 	  reaction: {
 	    frames: ($f | length),

@@ -13,6 +13,7 @@ PKGS=(
 	python3-jsonschema jq gnuplot-nox procps dkms openssl
 	mininet bridge-utils iputils-ping
 	rdma-core ibverbs-providers ibverbs-utils perftest
+	nftables
 )
 # The 6.12 kernel pair and its source come from bookworm-backports, and so
 # does qemu: bookworm's qemu 7.2 double-faults 6.12 guests under multi-threaded

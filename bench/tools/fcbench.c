@@ -41,6 +41,14 @@
  *       one netlink socket and print "messages N median_us T bytes B":
  *       the time from sending the request to the end of the dump, without
  *       the process start a CLI would add, and the bytes one dump read.
+ *   fcbench sleep REPS NS [NS]...
+ *       The VM's own timer, the peer of a pause's error: REPS times per NS,
+ *       sleep until an absolute CLOCK_MONOTONIC time NS ahead
+ *       (clock_nanosleep, timer slack 1 ns like the qdisc watchdog's
+ *       hrtimer) and read the clock on waking; print per NS "NS MEDIAN_NS
+ *       WORST_NS", how late the wakeup was. It covers the hrtimer firing and
+ *       a task being scheduled; a gate opening covers the hrtimer firing and
+ *       the transmit softirq.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -59,6 +67,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -651,6 +660,61 @@ static int do_dump(int argc, char **argv)
 	return 0;
 }
 
+static int do_sleep(int argc, char **argv)
+{
+	unsigned long rep;
+	uint64_t *late;
+	int a;
+
+	if (argc < 2)
+		return 2;
+	rep = strtoul(argv[0], NULL, 10);
+	if (!rep || rep > 100000) {
+		fprintf(stderr, "fcbench: REPS must be 1..100000\n");
+		return 2;
+	}
+	if (prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0))
+		die("PR_SET_TIMERSLACK");
+	late = calloc(rep, sizeof(*late));
+	if (!late)
+		die("calloc");
+	for (a = 1; a < argc; a++) {
+		uint64_t ns = strtoull(argv[a], NULL, 10);
+		unsigned long i;
+
+		if (!ns || ns > 10ULL * 1000000000ULL) {
+			fprintf(stderr, "fcbench: NS must be 1..10^10\n");
+			free(late);
+			return 2;
+		}
+		for (i = 0; i < rep; i++) {
+			uint64_t target = ts_ns(CLOCK_MONOTONIC) + ns, now;
+			struct timespec t = {
+				.tv_sec = target / 1000000000ULL,
+				.tv_nsec = target % 1000000000ULL,
+			};
+			int e;
+
+			do
+				e = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME,
+						    &t, NULL);
+			while (e == EINTR);
+			if (e) {
+				errno = e;
+				die("clock_nanosleep");
+			}
+			now = ts_ns(CLOCK_MONOTONIC);
+			late[i] = now - target;
+		}
+		qsort(late, rep, sizeof(*late), cmp_u64);
+		printf("%llu %llu %llu\n", (unsigned long long)ns,
+		       (unsigned long long)late[(rep - 1) / 2],
+		       (unsigned long long)late[rep - 1]);
+	}
+	free(late);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int rc = 2;
@@ -665,7 +729,9 @@ int main(int argc, char **argv)
 		rc = do_charge(argc - 2, argv + 2);
 	else if (argc >= 2 && !strcmp(argv[1], "dump"))
 		rc = do_dump(argc - 2, argv + 2);
+	else if (argc >= 2 && !strcmp(argv[1], "sleep"))
+		rc = do_sleep(argc - 2, argv + 2);
 	if (rc == 2)
-		fprintf(stderr, "usage: fcbench stamps|pause|analyze|charge|dump ... (see the source)\n");
+		fprintf(stderr, "usage: fcbench stamps|pause|analyze|charge|dump|sleep ... (see the source)\n");
 	return rc;
 }
