@@ -358,6 +358,8 @@ jq -R -s --argjson rounds "$ROUNDS" --arg run_s "$RUN_S" \
 	--arg rx_unloaded_all "${RX[unloaded]% }" \
 	--arg rx_without_all "${RX[without]% }" --arg rx_with_all "${RX[with]% }" \
 	--slurpfile profiles "$BENCH_TMP/profiles.json" '
+	# n / d to three places; null without a d.
+	def r3($n; $d): if $d > 0 then ($n / $d * 1000 | round) / 1000 else null end;
 	[split("\n")[] | select(length > 0) | split("\t") |
 	 { qdisc: .[0], frame_bytes: (.[1] | tonumber), senders: (.[2] | tonumber),
 	   pps: (.[3] | tonumber), rounds_pps: (.[4] | split(" ") | map(tonumber)) }] as $r |
@@ -369,8 +371,7 @@ jq -R -s --argjson rounds "$ROUNDS" --arg run_s "$RUN_S" \
 	                     .senders == $c.senders) | .pps) as $base |
 	      ($r[] | select(.qdisc == "prio" and .frame_bytes == $c.frame_bytes and
 	                     .senders == $c.senders) | .pps) as $prio |
-	      $c + { ratio_to_pfifo_fast: (if $base > 0 then ($c.pps / $base * 1000 | round) / 1000 else null end),
-	             ratio_to_prio: (if $prio > 0 then ($c.pps / $prio * 1000 | round) / 1000 else null end) }],
+	      $c + { ratio_to_pfifo_fast: r3($c.pps; $base), ratio_to_prio: r3($c.pps; $prio) }],
 	    profiles: $profiles[0]
 	  },
 	  ingress: {
@@ -383,11 +384,11 @@ jq -R -s --argjson rounds "$ROUNDS" --arg run_s "$RUN_S" \
 	    pps_nft_hook: $rx_nft_hook, pps_nft_rule: $rx_nft_rule,
 	    rounds_pps_nft_hook: ($rx_nft_hook_all | split(" ") | map(tonumber)),
 	    rounds_pps_nft_rule: ($rx_nft_rule_all | split(" ") | map(tonumber)),
-	    ratio: (if $rx_without > 0 then ($rx_with / $rx_without * 1000 | round) / 1000 else null end),
-	    nft_hook_ratio: (if $rx_without > 0 then ($rx_nft_hook / $rx_without * 1000 | round) / 1000 else null end),
-	    nft_rule_ratio: (if $rx_without > 0 then ($rx_nft_rule / $rx_without * 1000 | round) / 1000 else null end),
-	    ratio_to_nft_rule: (if $rx_nft_rule > 0 then ($rx_with / $rx_nft_rule * 1000 | round) / 1000 else null end),
-	    loaded_ratio: (if $rx_unloaded > 0 then ($rx_without / $rx_unloaded * 1000 | round) / 1000 else null end)
+	    ratio: r3($rx_with; $rx_without),
+	    nft_hook_ratio: r3($rx_nft_hook; $rx_without),
+	    nft_rule_ratio: r3($rx_nft_rule; $rx_without),
+	    ratio_to_nft_rule: r3($rx_with; $rx_nft_rule),
+	    loaded_ratio: r3($rx_without; $rx_unloaded)
 	  }
 	}' "$BENCH_TMP/fwd" >"$OUT" || fail "could not build the JSON"
 progress "done: ingress $(jq -c '.ingress | {pps_module_unloaded, pps_without_flowctl, pps_nft_hook, pps_nft_rule, pps_with_flowctl}' "$OUT")"

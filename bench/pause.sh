@@ -202,25 +202,19 @@ xon_reaction()
 xon_reaction
 
 # The peer of the pause error: how late the VM's own timer wakes a task for
-# the same times (up to 100 ms; 21 sleeps each), measured right after the
-# streams in the same VM. A gate that opens as late as this peer wakes is
-# as exact as the VM's timers allow.
+# the same times (those up to 100 ms, from the rows measured; SLEEPS sleeps
+# each), right after the streams in the same VM. A gate that opens as late
+# as this peer wakes is as exact as the VM's timers allow.
 timer_peer()
 {
-	local ns=() q speed sq
+	local sleeps=21 ns
 
-	for sq in $SPEEDS; do
-		speed=${sq%%:*}
-		for q in $(echo "${sq#*:}" | tr , ' '); do
-			[ $((q * 512 * 1000 / speed)) -le 100000000 ] && ns+=("$((q * 512 * 1000 / speed))")
-		done
-	done
-	# shellcheck disable=SC2207 # numbers
-	ns=($(printf '%s\n' "${ns[@]}" | sort -n -u))
-	progress "timer peer: 21 sleeps of each of ${ns[*]} ns"
-	"$FCBENCH" sleep 21 "${ns[@]}" >"$BENCH_TMP/sleep" || fail "fcbench sleep failed"
-	jq -R -s '[split("\n")[] | select(length > 0) | split(" ") | map(tonumber) |
-		{ requested_ns: .[0], sleeps: 21, median_late_ns: .[1], worst_late_ns: .[2] }]' \
+	mapfile -t ns < <(awk '$1 ~ /^[0-9]+$/ && $2 <= 100000000 { print $2 }' "$BENCH_TMP/all" | sort -n -u)
+	[ ${#ns[@]} -gt 0 ] || fail "no pause time of 100 ms or less was measured"
+	progress "timer peer: $sleeps sleeps of each of ${ns[*]} ns"
+	"$FCBENCH" sleep "$sleeps" "${ns[@]}" >"$BENCH_TMP/sleep" || fail "fcbench sleep failed"
+	jq -R -s --argjson n "$sleeps" '[split("\n")[] | select(length > 0) | split(" ") | map(tonumber) |
+		{ requested_ns: .[0], sleeps: $n, median_late_ns: .[1], worst_late_ns: .[2] }]' \
 		"$BENCH_TMP/sleep" >"$BENCH_TMP/sleep.json" || fail "could not read fcbench sleep"
 }
 timer_peer

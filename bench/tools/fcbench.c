@@ -664,14 +664,24 @@ static int do_sleep(int argc, char **argv)
 {
 	unsigned long rep;
 	uint64_t *late;
+	char *end;
 	int a;
 
 	if (argc < 2)
 		return 2;
-	rep = strtoul(argv[0], NULL, 10);
-	if (!rep || rep > 100000) {
+	rep = strtoul(argv[0], &end, 10);
+	if (*end || !rep || rep > 100000) {
 		fprintf(stderr, "fcbench: REPS must be 1..100000\n");
 		return 2;
+	}
+	/* Every time is checked before the first is measured. */
+	for (a = 1; a < argc; a++) {
+		unsigned long long ns = strtoull(argv[a], &end, 10);
+
+		if (*end || !ns || ns > 10ULL * 1000000000ULL) {
+			fprintf(stderr, "fcbench: %s: NS must be 1..10^10\n", argv[a]);
+			return 2;
+		}
 	}
 	if (prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0))
 		die("PR_SET_TIMERSLACK");
@@ -682,11 +692,6 @@ static int do_sleep(int argc, char **argv)
 		uint64_t ns = strtoull(argv[a], NULL, 10);
 		unsigned long i;
 
-		if (!ns || ns > 10ULL * 1000000000ULL) {
-			fprintf(stderr, "fcbench: NS must be 1..10^10\n");
-			free(late);
-			return 2;
-		}
 		for (i = 0; i < rep; i++) {
 			uint64_t target = ts_ns(CLOCK_MONOTONIC) + ns, now;
 			struct timespec t = {
