@@ -95,8 +95,10 @@ static int fc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 		b->drops++;
 		return qdisc_drop(skb, sch, to_free);
 	}
-	/* The watchdog drops what arrives for a priority stormed under drop. */
-	if (unlikely(READ_ONCE(q->wd_drop) & BIT(prio))) {
+	/* The watchdog drops the data that arrives for a priority stormed
+	 * under drop; the link's control traffic still goes.
+	 */
+	if (unlikely(READ_ONCE(q->wd_drop) & BIT(prio)) && !fc_wd_control(skb)) {
 		b->wd_tx_drop++;
 		return qdisc_drop(skb, sch, to_free);
 	}
@@ -503,7 +505,9 @@ struct fc_cfg *fc_cfg_dup(struct fc_sched *q)
 
 /*
  * Publish a new configuration (validated by the caller, under RTNL). Gates
- * that the new configuration no longer honors open at once.
+ * that the new configuration no longer honors open at once, in the same
+ * rx_lock section that publishes it: a frame the new one honors, however
+ * soon it comes, closes a gate that then stays closed.
  */
 int fc_cfg_commit(struct fc_sched *q, struct fc_cfg *ncfg,
 		  struct netlink_ext_ack *extack)
@@ -511,6 +515,8 @@ int fc_cfg_commit(struct fc_sched *q, struct fc_cfg *ncfg,
 	struct fc_cfg *old = rtnl_dereference(q->cfg);
 	struct fc_events evs = { .n = 0 };
 	u8 keep = 0;
+	int prio;
+	u64 now;
 
 	if (ncfg->rx && ncfg->mode == FLOWCTL_MODE_PAUSE &&
 	    old->rx && old->mode == FLOWCTL_MODE_PAUSE)
@@ -524,19 +530,23 @@ int fc_cfg_commit(struct fc_sched *q, struct fc_cfg *ncfg,
 	 */
 	sch_tree_lock(q->sch);
 	spin_lock(&q->rx_lock);
-	fc_wd_config(q, old, ncfg, ktime_get_ns(), &evs);
+	now = ktime_get_ns();
+	for (prio = 0; prio < FC_PRIOS; prio++)
+		if (!(keep & BIT(prio)))
+			fc_rx_open(q, prio, now, &evs);
+	fc_wd_config(q, old, ncfg, now, &evs);
 	rcu_assign_pointer(q->cfg, ncfg);
 	spin_unlock(&q->rx_lock);
 	fc_order(q, ncfg);
 	sch_tree_unlock(q->sch);
-	/* Storms the new configuration ended (watchdog off, new action). */
+	/* Gates opened; storms the new configuration ended (watchdog off,
+	 * new action).
+	 */
 	if (evs.n)
 		fc_notify_events(q, &evs);
 	fc_tx_count(q, ncfg->tx);
 
 	fc_update_speed(q);
-	if (keep != 0xff)
-		fc_rx_release(q, ~keep);
 	kfree_rcu(old, rcu);
 	fc_tx_reconsider(q);
 	fc_schedule(q);
@@ -545,7 +555,6 @@ int fc_cfg_commit(struct fc_sched *q, struct fc_cfg *ncfg,
 
 void fc_snapshot(struct fc_sched *q, struct fc_snapshot *s)
 {
-	u64 now = ktime_get_ns();
 	int prio;
 
 	memset(s, 0, sizeof(*s));
@@ -583,8 +592,8 @@ void fc_snapshot(struct fc_sched *q, struct fc_snapshot *s)
 	s->headroom = READ_ONCE(q->headroom);
 	sch_tree_unlock(q->sch);
 
-	fc_rx_snapshot(q, s, now);
-	fc_wd_snapshot(q, s, now);
+	fc_rx_snapshot(q, s);
+	fc_wd_snapshot(q, s);
 }
 
 /*
@@ -682,6 +691,57 @@ static void fc_warn_hw_pause(struct net_device *dev,
 		       "flowctl: the MAC's own pause is on: it takes PAUSE frames before flowctl sees them (ethtool -A DEV autoneg off rx off tx off; flowctl doctor)");
 }
 
+static bool fc_kind_is(const struct net_device *dev, const char *const *kinds)
+{
+	const struct rtnl_link_ops *ops = dev->rtnl_link_ops;
+
+	for (; ops && *kinds; kinds++)
+		if (!strcmp(ops->kind, *kinds))
+			return true;
+	return false;
+}
+
+/*
+ * PAUSE and PFC are link-local (802.3 31B): a port is one end of one link.
+ * A device above other links (a bridge, a bond, a VLAN, a macvlan) or one
+ * that carries frames to remote ends (a tunnel) would flood, tag or tunnel
+ * our XOFF and never receive one: refused, with the right place to attach.
+ * Ports of those devices are welcome.
+ */
+static int fc_attach_check(const struct net_device *dev,
+			   struct netlink_ext_ack *extack)
+{
+	static const char *const ipvlan[] = { "ipvlan", "ipvtap", NULL };
+	static const char *const tunnel[] = {
+		"vxlan", "geneve", "gretap", "ip6gretap", NULL
+	};
+
+	if (dev->type != ARPHRD_ETHER)
+		NL_SET_ERR_MSG(extack, "flowctl needs an Ethernet device");
+	else if (netif_is_bridge_master(dev) || netif_is_ovs_master(dev))
+		NL_SET_ERR_MSG(extack,
+			       "flowctl: PAUSE is link-local, a bridge would flood it: attach flowctl to the bridge's ports, not to the bridge");
+	else if (netif_is_lag_master(dev) || netif_is_failover(dev))
+		NL_SET_ERR_MSG(extack,
+			       "flowctl: PAUSE is per link: attach flowctl to each slave of the bond or team, not to its master");
+	else if (is_vlan_dev(dev))
+		NL_SET_ERR_MSG(extack,
+			       "flowctl: PAUSE and PFC frames are untagged: attach flowctl to the VLAN's real device (PFC carries the priorities)");
+	else if (netif_is_macvlan(dev) || fc_kind_is(dev, ipvlan) ||
+		 netif_is_macsec(dev))
+		NL_SET_ERR_MSG(extack,
+			       "flowctl: this device shares its lower device's link: attach flowctl to the lower device");
+	else if (netif_is_l3_master(dev))
+		NL_SET_ERR_MSG(extack,
+			       "flowctl: a VRF is not a link: attach flowctl to its ports");
+	else if (fc_kind_is(dev, tunnel))
+		NL_SET_ERR_MSG(extack,
+			       "flowctl: a tunnel would carry PAUSE to its remote ends: attach flowctl to the underlay's ports");
+	else
+		return 0;
+	return -EOPNOTSUPP;
+}
+
 static int fc_init(struct Qdisc *sch, struct nlattr *opt,
 		   struct netlink_ext_ack *extack)
 {
@@ -706,10 +766,9 @@ static int fc_init(struct Qdisc *sch, struct nlattr *opt,
 			       "flowctl must be the device's root qdisc: tc qdisc add dev DEV root flowctl");
 		return -EOPNOTSUPP;
 	}
-	if (qdisc_dev(sch)->type != ARPHRD_ETHER) {
-		NL_SET_ERR_MSG(extack, "flowctl needs an Ethernet device");
-		return -EOPNOTSUPP;
-	}
+	err = fc_attach_check(qdisc_dev(sch), extack);
+	if (err)
+		return err;
 
 	q->orphan = !!(qdisc_dev(sch)->priv_flags & IFF_NO_QUEUE);
 	cfg = kzalloc(sizeof(*cfg), GFP_KERNEL);

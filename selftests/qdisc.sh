@@ -18,7 +18,7 @@
 # charge as far as the tbf.
 
 ALL_TESTS="classify band_limit band_order socket_release tx_timestamps multiqueue root_only
-	   foreign_control_is_data"
+	   attach_kinds foreign_control_is_data"
 source "$(dirname "$0")/lib.sh"
 require_cmd jq tc ethtool
 # socket_release needs a sender faster than 5 Mb/s (lib.sh: the debug lane);
@@ -326,6 +326,61 @@ root_only()
 	check_err $? "flowctl refused as root after the refusals"
 	check_eq "$(fc "$P" -j show | jq 'length')" 1 "flowctl ports the CLI finds"
 	log_test "flowctl attaches as root only (under prio and mq: refused, with the reason)"
+}
+
+# PAUSE is link-local: flowctl attaches to one end of one link. Devices
+# above links or across them are refused, each with the place to attach
+# instead and nothing attached; the links under them (veth, tap, a bridge's
+# port, a bond's slave, the real device of a VLAN or macvlan) are welcome.
+attach_kinds()
+{
+	local k dev words err kinds
+
+	modprobe tun 2>/dev/null
+	[ -e /dev/net/tun ] || { mkdir -p /dev/net && mknod /dev/net/tun c 10 200; }
+	setup_ns K
+	ip -n "$K" link add name k0 type veth peer name k1
+	ip -n "$K" link add name k2 type veth peer name k3
+	ip -n "$K" link add name k4 type veth peer name k5
+	ip -n "$K" addr add 198.18.5.1/24 dev k1
+	# DEV|the words its refusal must hold|how to make it
+	kinds="kbr|the bridge's ports|type bridge
+kbond|each slave of the bond|type bond mode 802.3ad
+kteam|each slave of the bond or team|type team
+k0.5|the VLAN's real device|link k0 type vlan id 5
+kmv|the lower device|link k0 type macvlan mode bridge
+kmvt|the lower device|link k0 type macvtap mode bridge
+kipv|the lower device|link k1 type ipvlan mode l2
+kms|the lower device|link k3 type macsec
+kvrf|its ports|type vrf table 10
+kvx|the underlay's ports|type vxlan id 42 local 198.18.5.1 remote 198.18.5.2 dstport 4789
+kgn|the underlay's ports|type geneve id 42 remote 198.18.5.2
+kgt|the underlay's ports|type gretap local 198.18.5.1 remote 198.18.5.2"
+	while IFS='|' read -r dev words k; do
+		# shellcheck disable=SC2086
+		if ! ip -n "$K" link add name "$dev" $k; then
+			check_err 1 "cannot make $dev ($k)"
+			continue
+		fi
+		err=$(ip netns exec "$K" tc qdisc add dev "$dev" root flowctl 2>&1)
+		check_fail $? "flowctl attached to $dev ($k)"
+		echo "$err" | grep -qF "attach flowctl to $words"
+		check_err $? "$dev ($k): the refusal does not name $words: $err"
+		ip netns exec "$K" tc qdisc show dev "$dev" | grep -q flowctl
+		check_fail $? "a flowctl qdisc is on $dev after the refusal"
+	done <<<"$kinds"
+	# Welcome: the links themselves, whatever sits above them.
+	ip -n "$K" link set k2 master kbr
+	ip -n "$K" link set k4 master kbond
+	ip -n "$K" tuntap add dev kt0 mode tap
+	check_err $? "cannot make a tap"
+	for dev in k0 k2 k4 kt0; do
+		err=$(ip netns exec "$K" tc qdisc add dev "$dev" root flowctl 2>&1)
+		check_err $? "flowctl refused on $dev: $err"
+	done
+	check_eq "$(fc "$K" -j show | jq -c '[.[].ifname] | sort')" '["k0","k2","k4","kt0"]' \
+		"flowctl ports: the veth under a VLAN and a macvlan, a bridge port, a bond slave, a tap"
+	log_test "attach: refused on a bridge, bond, team, VLAN, macvlan, ipvlan, macsec, VRF and tunnel, with the place to attach; welcome on the links under them"
 }
 
 # A MAC Control frame that reaches the qdisc from the stack (a raw socket:

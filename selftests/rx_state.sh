@@ -15,12 +15,11 @@
 #   | x0 --tc mirred ingress--> d0   |========| y0       |
 #   |       (d0: dummy, flowctl,     |  veth  | PAUSE    |
 #   |        no link speed)          |        |          |
-#   | bond0 (flowctl) <- slaves e0, e1 (veth peers f0, f1 in B)
-#   | t0 (tap, flowctl; ethtool sets its speed and duplex)
+#   | t0, t1 (taps, flowctl; ethtool sets their speed and duplex)
 #   +--------------------------------+        +----------+
 
 ALL_TESTS="config_opens_gates stats_reset_in_pause speed_sources no_speed
-	   speed_reread_at_up half_duplex"
+	   speed_reread_at_up half_duplex snapshot_under_toggling"
 source "$(dirname "$0")/lib.sh"
 require_cmd jq tc ip ethtool
 # Two cases look at gates a 3.4 s pause holds (65535 quanta at 10 Mb/s,
@@ -180,30 +179,73 @@ no_speed()
 	log_test "no usable speed: times ignored, XON honored"
 }
 
-# The link speed is read again when the device comes up: a bond's is the
-# sum of its slaves' (veth: 10000 each), so a slave added while it is down
-# shows after "up".
+# The link speed is read again when the device comes up: a tap reports the
+# speed ethtool gave it, so a speed set while it is down shows after "up".
+# (flowctl refuses a bond master: qdisc.sh attach_kinds.)
 speed_reread_at_up()
 {
-	ip -n "$A" link add name bond0 type bond mode balance-xor ||
-		{ check_err 1 "cannot create a bond"; log_test "speed re-read"; return; }
-	veth_pair "$A" e0 "$B" f0
-	veth_pair "$A" e1 "$B" f1
-	ip -n "$A" link set e0 down
-	ip -n "$A" link set e0 master bond0
-	ip -n "$A" link set bond0 up
-	ip netns exec "$A" tc qdisc add dev bond0 root flowctl
-	check_err $? "cannot attach flowctl to bond0"
-	check_eq "$(fc_get "$A" bond0 ' | "\(.speed_mbps) \(.speed_source)"')" "10000 ethtool" \
-		"bond0 with one slave"
-	ip -n "$A" link set bond0 down
-	ip -n "$A" link set e1 down
-	ip -n "$A" link set e1 master bond0
-	ip -n "$A" link set bond0 up
-	sleep 0.5
-	check_eq "$(fc_get "$A" bond0 ' | "\(.speed_mbps) \(.speed_source)"')" "20000 ethtool" \
-		"bond0 with two slaves, after down and up"
+	modprobe tun 2>/dev/null
+	[ -e /dev/net/tun ] || { mkdir -p /dev/net && mknod /dev/net/tun c 10 200; }
+	ip -n "$A" tuntap add dev t1 mode tap ||
+		{ check_err 1 "cannot create a tap"; log_test "speed re-read"; return; }
+	ip netns exec "$A" ethtool -s t1 speed 100 duplex full autoneg off
+	ip -n "$A" link set t1 up
+	ip netns exec "$A" tc qdisc add dev t1 root flowctl
+	check_err $? "cannot attach flowctl to t1"
+	check_eq "$(fc_get "$A" t1 ' | "\(.speed_mbps) \(.speed_source)"')" "100 ethtool" \
+		"t1 at 100 Mb/s"
+	ip -n "$A" link set t1 down
+	ip netns exec "$A" ethtool -s t1 speed 1000 duplex full autoneg off
+	ip -n "$A" link set t1 up
+	check_eq "$(fc_get "$A" t1 ' | "\(.speed_mbps) \(.speed_source)"')" "1000 ethtool" \
+		"t1 set to 1000 Mb/s while down, after up"
+	ip -n "$A" link del t1
 	log_test "the link speed is read again when the device comes up"
+}
+
+# A partner toggling XOFF and XON on all eight priorities while show reads
+# in a loop: a snapshot reads its clock under the lock that episodes start
+# under, so no running pause has lasted longer than the longest pause
+# (65535 quanta), and no priority's total time paused goes backwards.
+snapshot_under_toggling()
+{
+	local i r prev='[0,0,0,0,0,0,0,0]' xoff xon p1 p2 bad=
+
+	fc "$A" set dev a0 mode pfc pfc-prios all rx on speed 10
+	fc "$A" stats reset dev a0
+	xoff=$(pfc_hex "$MAC_B" 0xff 65535 65535 65535 65535 65535 65535 65535 65535)
+	xon=$(pfc_hex "$MAC_B" 0xff)
+	ip netns exec "$B" "$FCTEST" raw b0 "$xoff" count 10000000 interval-us 300 >/dev/null &
+	p1=$!
+	ip netns exec "$B" "$FCTEST" raw b0 "$xon" count 10000000 interval-us 370 >/dev/null &
+	p2=$!
+	for ((i = 0; i < 40; i++)); do
+		# "ELAPSED_MAX DECREASED TOTALS"
+		r=$(fc "$A" -j -s show dev a0 | jq -r --argjson prev "$prev" '.[0].prio as $p |
+			[$p[].paused_ns_total] as $t |
+			"\([$p[].pause_elapsed_ns // 0] | max) \([range(8) | select($t[.] < $prev[.])] | length) \($t | tojson)"')
+		read -r el dec prev <<<"$r"
+		if [ -z "$prev" ]; then
+			bad="show -j gave no priorities"
+			break
+		fi
+		if ! awk -v e="$el" -v m="$Q65535_10" 'BEGIN { exit !(e <= m) }'; then
+			bad="read $i: a pause running for ${el} ns, longer than 65535 quanta ($Q65535_10 ns)"
+			break
+		fi
+		if [ "$dec" -ne 0 ]; then
+			bad="read $i: paused_ns_total went backwards on $dec priorities: $prev"
+			break
+		fi
+	done
+	kill "$p1" "$p2" 2>/dev/null
+	wait "$p1" "$p2" 2>/dev/null
+	ip netns exec "$B" "$FCTEST" raw b0 "$xon" >/dev/null
+	check_err "$([ -z "$bad" ]; echo $?)" "$bad"
+	[ "$(fc_get "$A" a0 '.prio[0].pause_episodes')" -gt 10 ]
+	check_err $? "the partner's toggling gave $(fc_get "$A" a0 '.prio[0].pause_episodes') episodes, not a toggling"
+	fc "$A" set dev a0 mode pause
+	log_test "show under a partner toggling XOFF/XON: elapsed within the longest pause, totals never decrease"
 }
 
 # half_duplex: the tun driver reports the speed and duplex ethtool gave it
