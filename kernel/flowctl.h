@@ -341,8 +341,7 @@ void fc_schedule(struct fc_sched *q);
 void fc_rx_init(struct fc_sched *q);
 int fc_rx_hook_register(struct fc_sched *q, struct netlink_ext_ack *extack);
 void fc_rx_destroy(struct fc_sched *q);
-void fc_rx_release(struct fc_sched *q, u8 mask);
-void fc_rx_snapshot(struct fc_sched *q, struct fc_snapshot *s, u64 now);
+void fc_rx_snapshot(struct fc_sched *q, struct fc_snapshot *s);
 void fc_rx_reset_counters(struct fc_sched *q);
 void fc_rx_event(struct fc_events *evs, u8 type, s8 prio, u16 quanta,
 		 u64 time_ns);
@@ -406,9 +405,10 @@ bool fc_wd_frame(struct fc_sched *q, int prio, u64 now);
 void fc_wd_config(struct fc_sched *q, const struct fc_cfg *old,
 		  const struct fc_cfg *ncfg, u64 now, struct fc_events *evs);
 void fc_wd_restart(struct fc_sched *q, const struct fc_cfg *cfg, u64 now);
-void fc_wd_snapshot(struct fc_sched *q, struct fc_snapshot *s, u64 now);
+void fc_wd_snapshot(struct fc_sched *q, struct fc_snapshot *s);
 void fc_wd_reset_counters(struct fc_sched *q);
 bool fc_wd_rx_drop(struct fc_sched *q, struct sk_buff *skb);
+bool fc_wd_control(const struct sk_buff *skb);
 
 /* netlink.c */
 int fc_netlink_init(void);

@@ -174,9 +174,9 @@ static void fc_rx_frame(struct fc_sched *q, struct sk_buff *skb)
 	}
 
 	/* The configuration is read under rx_lock, which fc_cfg_commit()
-	 * holds to publish a new one: a frame acts under the old settings
-	 * only before the new ones are published, and what it did then is
-	 * undone by the fc_rx_release() that follows.
+	 * holds to open the gates it no longer honors and publish the new
+	 * one: a frame acts under the old settings before that, under the
+	 * new ones after.
 	 */
 	spin_lock(&q->rx_lock);
 	cfg = rcu_dereference(q->cfg);
@@ -294,27 +294,14 @@ static unsigned int fc_ingress(void *priv, struct sk_buff *skb,
 	return NF_STOLEN;
 }
 
-/* Open the gates in mask now (a configuration no longer honors them). */
-void fc_rx_release(struct fc_sched *q, u8 mask)
+void fc_rx_snapshot(struct fc_sched *q, struct fc_snapshot *s)
 {
-	struct fc_events evs = { .n = 0 };
-	u64 now = ktime_get_ns();
+	u64 now;
 	int prio;
 
 	spin_lock_bh(&q->rx_lock);
-	for (prio = 0; prio < FC_PRIOS; prio++)
-		if (mask & BIT(prio))
-			fc_rx_open(q, prio, now, &evs);
-	spin_unlock_bh(&q->rx_lock);
-	if (evs.n)
-		fc_notify_events(q, &evs);
-}
-
-void fc_rx_snapshot(struct fc_sched *q, struct fc_snapshot *s, u64 now)
-{
-	int prio;
-
-	spin_lock_bh(&q->rx_lock);
+	/* Under the lock: no episode starts after it. */
+	now = ktime_get_ns();
 	s->rxs = q->rxs;
 	s->events_suppressed = q->ev_suppressed;
 	ether_addr_copy(s->partner_mac, q->partner_mac);

@@ -382,10 +382,19 @@ static struct sk_buff *fc_tx_alloc(struct net_device *dev)
 	return skb;
 }
 
-/* To the driver, past every qdisc; whether it took the frame. */
+/*
+ * To the driver, past every qdisc; whether it took the frame. Packet taps
+ * (tcpdump on the port) get their copy first, as dev_hard_start_xmit()
+ * gives them one: dev_direct_xmit() does not.
+ */
 static bool fc_tx_xmit(struct sk_buff *skb)
 {
 	skb_reset_network_header(skb);
+	if (dev_nit_active(skb->dev)) {
+		local_bh_disable();
+		dev_queue_xmit_nit(skb, skb->dev);
+		local_bh_enable();
+	}
 	return dev_direct_xmit(skb, 0) == NETDEV_TX_OK;
 }
 
@@ -468,7 +477,7 @@ static u16 fc_tx_guard(struct fc_sched *q, const struct fc_cfg *cfg,
 		WRITE_ONCE(q->storm_blocked, 0);
 		return want;
 	}
-	warn = limit * 85 / 100;
+	warn = div_u64(limit * 85, 100);
 	/* States of the other mode (a mode change) are gone. */
 	blocked &= cfg->mode == FLOWCTL_MODE_PAUSE ? FC_LINK_BIT : 0xff;
 	for (i = 0; i <= FC_PRIOS; i++) {
@@ -550,8 +559,8 @@ static void fc_tx_run(struct fc_sched *q)
 		q->xoff_began[i] = now;
 		q->storm_warned &= ~bit;
 		if (cfg->tx_storm_ms) {
-			u64 t = now + (u64)cfg->tx_storm_ms * NSEC_PER_MSEC *
-				85 / 100;
+			u64 t = now + div_u64((u64)cfg->tx_storm_ms *
+					      NSEC_PER_MSEC * 85, 100);
 
 			if (!due || t < due)
 				due = t;

@@ -20,6 +20,9 @@
  * Purging a band takes the qdisc lock, never under rx_lock (the
  * configuration path takes the qdisc lock, then rx_lock).
  */
+#include <linux/etherdevice.h>
+#include <linux/ipv6.h>
+#include <net/ndisc.h>
 #include "flowctl.h"
 
 #define FC_WD_SHARE	90	/* percent of a window paused to count */
@@ -168,10 +171,17 @@ static void fc_wd_purge(struct fc_sched *q, u8 mask)
 	for (prio = 0; prio < FC_PRIOS; prio++) {
 		struct fc_band *b = &q->band[prio];
 		struct sk_buff *skb;
+		u32 n;
 
 		if (!(mask & BIT(prio)))
 			continue;
-		while ((skb = __qdisc_dequeue_head(&b->q))) {
+		/* Each packet once: control frames go back to the tail, in order. */
+		for (n = b->q.qlen; n; n--) {
+			skb = __qdisc_dequeue_head(&b->q);
+			if (fc_wd_control(skb)) {
+				__qdisc_enqueue_tail(skb, &b->q);
+				continue;
+			}
 			b->backlog -= qdisc_pkt_len(skb);
 			b->wd_tx_drop++;
 			fc_uncharge_skb(skb);
@@ -180,7 +190,8 @@ static void fc_wd_purge(struct fc_sched *q, u8 mask)
 			sch->q.qlen--;
 			kfree_skb(skb);
 		}
-		q->busy &= ~BIT(q->rank[prio]);
+		if (!b->q.qlen)
+			q->busy &= ~BIT(q->rank[prio]);
 	}
 	spin_unlock(lock);
 }
@@ -305,27 +316,58 @@ void fc_wd_restart(struct fc_sched *q, const struct fc_cfg *cfg, u64 now)
 }
 
 /*
- * A data frame arrived on the port (the ingress hook, any CPU, under RCU):
- * true when its priority is stormed under drop (RX_DROP).
+ * The link's own control traffic, which drop never takes (either way): a
+ * link-local destination (STP, LACP, LLDP, 802.1X), slow protocols, LLDP,
+ * ARP and IPv6 neighbour discovery. A switch traps these ahead of its
+ * lossless queues; a storm that took them would take down the bond, the
+ * DCBX exchange and the neighbours that outlive it.
+ */
+bool fc_wd_control(const struct sk_buff *skb)
+{
+	int off = skb_network_offset(skb);
+	struct ipv6hdr _ip6, *ip6;
+	u8 _type, *type;
+
+	switch (skb->protocol) {
+	case htons(ETH_P_SLOW):
+	case htons(ETH_P_LLDP):
+	case htons(ETH_P_ARP):
+		return true;
+	case htons(ETH_P_IPV6):
+		ip6 = skb_header_pointer(skb, off, sizeof(_ip6), &_ip6);
+		if (!ip6 || ip6->nexthdr != IPPROTO_ICMPV6)
+			break;
+		type = skb_header_pointer(skb, off + sizeof(_ip6), 1, &_type);
+		if (type && *type >= NDISC_ROUTER_SOLICITATION &&
+		    *type <= NDISC_REDIRECT)
+			return true;
+		break;
+	}
+	return skb_mac_header_was_set(skb) &&
+	       is_link_local_ether_addr(eth_hdr(skb)->h_dest);
+}
+
+/*
+ * A frame arrived on the port (the ingress hook, any CPU, under RCU): true
+ * when it is data of a priority stormed under drop (RX_DROP).
  */
 bool fc_wd_rx_drop(struct fc_sched *q, struct sk_buff *skb)
 {
 	u8 prio = fc_classify(rcu_dereference(q->cfg), skb);
 
-	if (!(READ_ONCE(q->wd_drop) & BIT(prio)))
+	if (!(READ_ONCE(q->wd_drop) & BIT(prio)) || fc_wd_control(skb))
 		return false;
 	atomic64_inc(&q->wd_rx_drop[prio]);
 	return true;
 }
 
-void fc_wd_snapshot(struct fc_sched *q, struct fc_snapshot *s, u64 now)
+void fc_wd_snapshot(struct fc_sched *q, struct fc_snapshot *s)
 {
+	u64 now;
 	int prio;
 
 	spin_lock_bh(&q->rx_lock);
-	/* Read under the lock: a storm that began after the caller's
-	 * clock reading would make the time stormed negative.
-	 */
+	/* Under the lock: no storm begins after it. */
 	now = ktime_get_ns();
 	for (prio = 0; prio < FC_PRIOS; prio++) {
 		const struct fc_prio_wd *w = &q->pwd[prio];

@@ -229,7 +229,7 @@ derived_thresholds()
 # XON once they drain.
 frames_well_formed()
 {
-	local pcap=$TMP/a0.pcap cap fields mac_s0
+	local pcap=$TMP/a0.pcap cap fields mac_s0 own=$TMP/s0.pcap owncap
 
 	if ! command -v tshark >/dev/null; then
 		log_skip "frames decoded by tshark" "no tshark"
@@ -241,11 +241,17 @@ frames_well_formed()
 	capture "$H" a0 "$pcap" 'ether proto 0x8808'
 	check_err $? "tcpdump did not start on a0"
 	cap=$CAP_PID
+	# And on s0 itself: a tap on the sending port sees what flowctl sent.
+	capture "$S" s0 "$own" 'ether proto 0x8808'
+	check_err $? "tcpdump did not start on s0"
+	owncap=$CAP_PID
 	offer 150
 	fc "$S" set dev s1 rate ${RATE_MBIT}mbit
 	fc "$S" set dev s0 xoff 500k xon 350k
-	kill $cap
-	wait $cap 2>/dev/null
+	kill $cap $owncap
+	wait $cap $owncap 2>/dev/null
+	tcpdump -r "$own" -nn -e 2>/dev/null | grep -q " $mac_s0 > 01:80:c2:00:00:01, .*Opcode Pause"
+	check_err $? "tcpdump on s0 did not see the PAUSE frames s0 sent: $(tcpdump -r "$own" -nn -e 2>/dev/null | head -n 3)"
 	fields=$(tshark -r "$pcap" -T fields -E separator=, -e frame.len -e eth.dst \
 		-e eth.src -e macc.opcode -e macc.pause_time 2>/dev/null | sort | uniq -c)
 	log_info "$(echo "$fields" | tr '\n' ' ')"

@@ -14,14 +14,15 @@
 #   +----------------------+        +---------------+
 
 ALL_TESTS="baseline_stays_paused storm_drop storm_forward storm_alert draining_not_stormed
-	   starved_not_stormed choppy_storm watchdog_cli on_during_storm pause_mode_storms_as_one"
+	   starved_not_stormed choppy_storm watchdog_cli on_during_storm pause_mode_storms_as_one
+	   drop_spares_control"
 source "$(dirname "$0")/lib.sh"
 require_cmd jq tc
 # Detection and restoration are times: a VM stalled by its host can
 # stretch them. Those cases run again on failure.
 RETRY_TIMING=1
 TIMING_CASES="storm_drop storm_forward storm_alert draining_not_stormed choppy_storm
-	      on_during_storm starved_not_stormed pause_mode_storms_as_one"
+	      on_during_storm starved_not_stormed pause_mode_storms_as_one drop_spares_control"
 
 TMP=$(mktemp -d)
 SENDER=
@@ -235,6 +236,97 @@ pause_mode_storms_as_one()
 	fc "$A" set dev a0 mode pfc >/dev/null
 	cleanup_case
 	log_test "mode pause: the eight priorities storm as one, reported once as the link"
+}
+
+# lacp_partner NS BOND: the system MAC the bond's one slave last heard
+# from its LACP partner (00:00:00:00:00:00 once the partner timed out).
+lacp_partner()
+{
+	ip netns exec "$1" cat "/proc/net/bonding/$2" |
+		awk '/details partner lacp pdu:/ { p = 1 }
+		     p && /system mac address:/ { print $NF; exit }'
+}
+
+# drop takes a storm's data, never the link's own control traffic: an
+# 802.3ad bond (LACPDUs every second, a partner unheard for 3 s is lost)
+# whose slave is stormed in mode pause, all eight priorities under drop,
+# keeps its partner at both ends, a DCBX agent on it keeps its partner
+# (LLDPDUs every second, a TTL of 4 s), and ARP still resolves across it,
+# while data is dropped both ways (wd_rx_drop, wd_tx_drop).
+drop_spares_control()
+{
+	local i mac_l mac_m ok al am
+
+	setup_ns L M
+	ip link add name l0 netns "$L" type veth peer name m0 netns "$M"
+	ip -n "$L" link add name bl type bond mode 802.3ad lacp_rate fast miimon 100
+	ip -n "$M" link add name bm type bond mode 802.3ad lacp_rate fast miimon 100
+	ip -n "$L" link set l0 master bl
+	ip -n "$M" link set m0 master bm
+	ip -n "$L" link set bl up
+	ip -n "$M" link set bm up
+	ip -n "$L" addr add 198.18.7.1/24 dev bl
+	ip -n "$M" addr add 198.18.7.2/24 dev bm
+	mac_l=$(mac_of "$L" bl)
+	mac_m=$(mac_of "$M" bm)
+	ip -n "$L" neigh add 198.18.7.2 lladdr "$mac_m" dev bl nud permanent
+	ip netns exec "$L" tc qdisc add dev l0 root flowctl
+	check_err $? "cannot attach flowctl to the bond's slave l0"
+	fc "$L" set dev l0 mode pause speed 10 rate 10mbit watchdog 200 wd-action drop
+	check_err $? "flowctl set dev l0 mode pause ... watchdog 200 wd-action drop"
+	# DCBX's partner: flowctl on m0 too, the same PAUSE settings.
+	ip netns exec "$M" tc qdisc add dev m0 root flowctl
+	fc "$M" set dev m0 mode pause speed 10
+	ip netns exec "$L" flowctl -j dcbx dev l0 interval 1 willing off >"$TMP/dl.ev" 2>&1 &
+	al=$!
+	ip netns exec "$M" flowctl -j dcbx dev m0 interval 1 willing off >"$TMP/dm.ev" 2>&1 &
+	am=$!
+	for ((i = 0; i < 100; i++)); do
+		[ "$(lacp_partner "$L" bl)" = "$mac_m" ] &&
+			[ "$(lacp_partner "$M" bm)" = "$mac_l" ] && break
+		sleep 0.1
+	done
+	check_eq "$(lacp_partner "$L" bl) $(lacp_partner "$M" bm)" "$mac_m $mac_l" \
+		"LACP partners before the storm"
+	for ((i = 0; i < 100; i++)); do
+		grep -q '"event":"partner"' "$TMP/dl.ev" && break
+		sleep 0.1
+	done
+	check_eq "$(grep -c '"event":"partner"' "$TMP/dl.ev")" 1 "l0's DCBX agent found its partner before the storm"
+	ip netns exec "$L" "$FCTEST" send 198.18.7.2 7000 1000 100000 >/dev/null &
+	SENDER=$!
+	ip netns exec "$M" "$FCTEST" raw m0 "$(pause_hex "$(mac_of "$M" m0)" 65535)" \
+		count 100000 interval-us 200000 >/dev/null &
+	STORM=$!
+	for ((i = 0; i < 100; i++)); do
+		[ "$(fc_get "$L" l0 ' | [.prio[].wd_state] | unique | join(",")')" = stormed ] && break
+		sleep 0.05
+	done
+	check_eq "$(fc_get "$L" l0 ' | [.prio[].wd_state] | unique | join(",")')" stormed \
+		"l0's eight priorities stormed under a PAUSE storm"
+	# M's data to L: M resolves L by ARP through the storm, then its
+	# datagrams are dropped at l0's ingress.
+	ip netns exec "$M" "$FCTEST" send 198.18.7.1 7000 10000 400 >/dev/null &
+	# Over a second past LACP's fast timeout (3 s).
+	sleep 4.5
+	check_eq "$(lacp_partner "$L" bl)" "$mac_m" "l0's LACP partner after 4.5 s of storm under drop"
+	check_eq "$(lacp_partner "$M" bm)" "$mac_l" "m0's LACP partner after 4.5 s of storm under drop"
+	check_eq "$(grep -c '"event":"partner-gone"' "$TMP/dl.ev")" 0 \
+		"l0's DCBX agent lost its partner during the storm: $(grep partner-gone "$TMP/dl.ev")"
+	ok=$(ip -n "$M" neigh show 198.18.7.1 dev bm | grep -c "lladdr $mac_l")
+	check_eq "$ok" 1 "M resolved L by ARP across the stormed port"
+	check_eq "$(fc_get "$L" l0 ' | [.prio[].wd_state] | unique | join(",")')" stormed \
+		"l0 still stormed when the partners were read"
+	[ "$(fc_get "$L" l0 '.prio[0].wd_rx_drop')" -gt 0 ]
+	check_err $? "M's datagrams not dropped at l0 (wd_rx_drop $(fc_get "$L" l0 '.prio[0].wd_rx_drop'))"
+	[ "$(fc_get "$L" l0 '.prio[0].wd_tx_drop')" -gt 0 ]
+	check_err $? "L's datagrams not dropped at l0 (wd_tx_drop $(fc_get "$L" l0 '.prio[0].wd_tx_drop'))"
+	kill "$STORM" "$SENDER" "$al" "$am" 2>/dev/null
+	wait "$STORM" "$SENDER" "$al" "$am" 2>/dev/null
+	STORM= SENDER=
+	ip netns del "$L"
+	ip netns del "$M"
+	log_test "drop spares the link's control traffic: a stormed bond slave keeps its LACP and DCBX partners, ARP resolves, data is dropped"
 }
 
 # Turned on while a storm already holds the gate: the refreshes close it no

@@ -10,12 +10,14 @@
 #define _FLOWCTL_MACCONTROL_H
 
 #ifdef __KERNEL__
+#include <linux/math64.h>
 #include <linux/types.h>
 #include <linux/string.h>
 typedef u8 mc_u8;
 typedef u16 mc_u16;
 typedef u32 mc_u32;
 typedef u64 mc_u64;
+#define mc_div_u64(n, d)	div_u64(n, d)	/* 32-bit kernels: no u64 '/' */
 #else
 #include <stddef.h>
 #include <stdint.h>
@@ -24,6 +26,7 @@ typedef uint8_t mc_u8;
 typedef uint16_t mc_u16;
 typedef uint32_t mc_u32;
 typedef uint64_t mc_u64;
+#define mc_div_u64(n, d)	((n) / (d))
 #endif
 
 #define MC_ETHERTYPE		0x8808
@@ -141,15 +144,15 @@ static inline size_t mc_build_pfc(mc_u8 *buf, const mc_u8 *sa, mc_u8 enable,
 static inline mc_u64 mc_quanta_to_ns(mc_u32 quanta, mc_u32 speed_mbps)
 {
 	/* 512 bits at 1 Mb/s take 512 us: 512000 ns per quantum per Mb/s. */
-	return ((mc_u64)quanta * MC_QUANTUM_BITS * 1000 + speed_mbps / 2) /
-	       speed_mbps;
+	return mc_div_u64((mc_u64)quanta * MC_QUANTUM_BITS * 1000 +
+			  speed_mbps / 2, speed_mbps);
 }
 
 /* Quanta (rounded up, capped at 0xffff) that cover ns at speed_mbps. */
 static inline mc_u32 mc_ns_to_quanta(mc_u64 ns, mc_u32 speed_mbps)
 {
-	mc_u64 q = (ns * speed_mbps + MC_QUANTUM_BITS * 1000 - 1) /
-		   (MC_QUANTUM_BITS * 1000);
+	mc_u64 q = mc_div_u64(ns * speed_mbps + MC_QUANTUM_BITS * 1000 - 1,
+			      MC_QUANTUM_BITS * 1000);
 
 	return q > 0xffff ? 0xffff : (mc_u32)q;
 }
