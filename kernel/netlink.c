@@ -899,8 +899,12 @@ static const struct genl_ops fc_genl_ops[] = {
 	},
 };
 
+/* Events name partners (their MACs): admins only, as DEV_SET. */
 static const struct genl_multicast_group fc_mcgrps[] = {
-	[FC_MCGRP_EVENTS_IDX] = { .name = FLOWCTL_MCGRP_EVENTS },
+	[FC_MCGRP_EVENTS_IDX] = {
+		.name = FLOWCTL_MCGRP_EVENTS,
+		.flags = GENL_MCAST_CAP_NET_ADMIN,
+	},
 };
 
 static struct genl_family fc_genl_family __ro_after_init = {

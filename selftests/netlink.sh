@@ -300,7 +300,7 @@ perms()
 	# As root, dropping a capability from the bounding and inheritable
 	# sets removes it from what the exec'd CLI gets.
 	local unpriv="setpriv --inh-caps=-net_admin --bounding-set=-net_admin"
-	local msg
+	local msg rc
 
 	msg=$(ip netns exec "$A" $unpriv flowctl -j show dev a0 2>&1)
 	check_err $? "get without CAP_NET_ADMIN failed: $msg"
@@ -311,7 +311,13 @@ perms()
 	check_eq "$(fc_get "$A" a0 .mode)" pause "mode after an unprivileged set"
 	msg=$(ip netns exec "$A" $unpriv flowctl stats reset dev a0 2>&1)
 	check_fail $? "stats reset without CAP_NET_ADMIN succeeded"
-	log_test "get is open to all, set and reset need CAP_NET_ADMIN"
+	# The events group names partners' MACs: joining it needs the
+	# capability (a monitor that joined waits for an event: timeout's 124).
+	msg=$(ip netns exec "$A" $unpriv timeout 5 flowctl monitor dev a0 count 1 2>&1)
+	rc=$?
+	check_eq "$rc $msg" "1 permission denied: monitor needs CAP_NET_ADMIN" \
+		"flowctl monitor without CAP_NET_ADMIN: exit status and words"
+	log_test "get is open to all; set, reset and the events group need CAP_NET_ADMIN"
 }
 
 # pause-end's time_ns is how long the gate was closed: a pause that runs
