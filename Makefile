@@ -4,7 +4,7 @@
 # make KVER=6.12       the same against another installed kernel
 # make check           unit tests, then the selftests in the VM on every kernel
 # make demo            the lossless-Ethernet lab: tables and plots (scripts/lab)
-# make lint            checkpatch and sparse on the kernel code
+# make lint            checkpatch, sparse and a 32-bit (i386) build of the kernel code
 # make debug-kernel    build the KASAN/lockdep/kmemleak/UBSAN kernel (once, ~30 min)
 # make check-debug     every selftest and the stress test on that kernel
 # make sabotage        break each documented claim in turn: its tests must fail
