@@ -44,9 +44,8 @@ static struct notifier_block fc_netdev_nb = {
  * text, when the first netdev ingress hook arrives and the last one goes.
  * flowctl holds both while any flowctl qdisc exists, and lets them go
  * FC_KEYS_LINGER after the last one: attaching and detaching ports patches
- * nothing (cheaper, and under TCG emulation a text patch racing another
- * vCPU's receive path has been seen to oops on int3), while a system with
- * the module loaded and no flowctl qdisc pays nothing on receive.
+ * nothing (Documentation/receive-path.md), while a system with the module
+ * loaded and no flowctl qdisc pays nothing on receive.
  */
 #define FC_KEYS_LINGER	HZ
 

@@ -307,10 +307,8 @@ static void fc_reset(struct Qdisc *sch)
 	struct fc_sched *q = qdisc_priv(sch);
 
 	fc_purge(sch);
+	/* qdisc_reset(), our only caller, zeroes qlen and backlog. */
 	qdisc_watchdog_cancel(&q->watchdog);
-	/* 6.1's qdisc_reset() leaves these to the qdisc. */
-	sch->qstats.backlog = 0;
-	sch->q.qlen = 0;
 }
 
 void fc_schedule(struct fc_sched *q)

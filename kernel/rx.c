@@ -379,8 +379,7 @@ int fc_rx_hook_register(struct fc_sched *q, struct netlink_ext_ack *extack)
 	}
 	q->hook_registered = true;
 	/* A NIC's receive filter drops multicast it was not told about, and
-	 * PAUSE and PFC go to 01:80:c2:00:00:01 (veth has no filter; an
-	 * emulated e1000e, igb or virtio-net does). ip maddr shows it.
+	 * PAUSE and PFC go to 01:80:c2:00:00:01. ip maddr shows it.
 	 */
 	err = dev_mc_add(dev, mc_pause_da);
 	if (err) {
