@@ -26,7 +26,7 @@
 #define FC_MAX_SPEED		800000	/* Mb/s: 800GBASE */
 #define FC_MIN_SPEED		10	/* Mb/s: 10BASE-T */
 #define FC_WIRE_OVERHEAD	24	/* preamble+SFD 8, FCS 4, gap 12 */
-#define FC_MAX_WIRE_PKT		(65536 + 45 * FC_WIRE_OVERHEAD)
+#define FC_MSS			1448	/* a TCP segment's payload at MTU 1500 */
 #define FC_LINK_BIT		BIT(FC_PRIOS)	/* link-level PAUSE state */
 /* ETS: the bytes one percent of share earns per round of the DRR */
 #define FC_ETS_QUANTUM		128
@@ -348,7 +348,8 @@ void fc_rx_event(struct fc_events *evs, u8 type, s8 prio, u16 quanta,
 bool fc_rx_open(struct fc_sched *q, int prio, u64 now, struct fc_events *evs);
 
 /* tx.c */
-u32 fc_headroom(u32 speed);
+u32 fc_max_wire_pkt(const struct net_device *dev);
+u32 fc_headroom(u32 speed, u32 max_wire);
 void fc_tx_thresholds(struct fc_sched *q);
 struct fc_charge *fc_charge_alloc(struct fc_sched *q);
 void fc_charge_put(struct fc_charge *c);

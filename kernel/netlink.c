@@ -549,7 +549,8 @@ static int fc_parse_cfg(struct fc_sched *q, struct fc_cfg *c,
 	}
 
 	/* The headroom XOFF must leave depends on the speed this set gives. */
-	head = fc_headroom(fc_resolve_speed(q, c, &src));
+	head = fc_headroom(fc_resolve_speed(q, c, &src),
+			   fc_max_wire_pkt(qdisc_dev(q->sch)));
 
 	nla_for_each_attr(a, attrs, len, rem) {
 		if (nla_type(a) != FLOWCTL_A_DEV_PRIO)

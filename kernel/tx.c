@@ -56,14 +56,31 @@ static u32 fc_allowance_quanta(u32 speed)
 }
 
 /*
+ * The largest frame in flight on dev, by its size on the wire: on veth and
+ * bridges a GSO/GRO super-packet as large as the device allows (64 KB, up
+ * to 512 KB with BIG TCP), with the wire overhead of its MSS segments.
+ */
+u32 fc_max_wire_pkt(const struct net_device *dev)
+{
+	u32 g = max3(READ_ONCE(dev->gso_max_size), READ_ONCE(dev->gro_max_size),
+		     GSO_LEGACY_MAX_SIZE);
+
+#ifdef FC_HAVE_GSO_IPV4
+	g = max3(g, READ_ONCE(dev->gso_ipv4_max_size),
+		 READ_ONCE(dev->gro_ipv4_max_size));
+#endif
+	g = min_t(u32, g, GSO_MAX_SIZE);
+	return g + g / FC_MSS * FC_WIRE_OVERHEAD;
+}
+
+/*
  * Headroom above XOFF: what may still arrive after we decide to send XOFF.
  * The partner's reaction allowance (a quantum is 64 bytes), plus, each way,
- * the largest frame in flight (on veth and bridges a GSO/GRO super-packet
- * of up to 64 KB, charged by its size on the wire), plus what the link
- * carries while software reacts: our XOFF leaves from a softirq, not from
- * a MAC, and the partner acts on it in its own (FC_SW_REACTION_NS).
+ * the largest frame in flight (max_wire), plus what the link carries while
+ * software reacts: our XOFF leaves from a softirq, not from a MAC, and the
+ * partner acts on it in its own (FC_SW_REACTION_NS).
  */
-u32 fc_headroom(u32 speed)
+u32 fc_headroom(u32 speed, u32 max_wire)
 {
 	u64 sw;
 
@@ -75,14 +92,18 @@ u32 fc_headroom(u32 speed)
 		     NSEC_PER_SEC);
 
 	return fc_allowance_quanta(speed) * (MC_QUANTUM_BITS / 8) +
-	       2 * FC_MAX_WIRE_PKT + (u32)min_t(u64, sw, FC_SW_REACTION_MAX);
+	       2 * max_wire + (u32)min_t(u64, sw, FC_SW_REACTION_MAX);
 }
 
-/* Effective thresholds from the configuration; under RTNL. */
+/*
+ * Effective thresholds from the configuration and the device's largest
+ * frame, read again at each configuration, speed or link change; under RTNL.
+ */
 void fc_tx_thresholds(struct fc_sched *q)
 {
 	const struct fc_cfg *cfg = rtnl_dereference(q->cfg);
-	u32 head = fc_headroom(q->speed_mbps);
+	u32 max_wire = fc_max_wire_pkt(qdisc_dev(q->sch));
+	u32 head = fc_headroom(q->speed_mbps, max_wire);
 	u32 xoff, xon;
 	int i;
 
@@ -91,8 +112,8 @@ void fc_tx_thresholds(struct fc_sched *q)
 		xon = i < FC_PRIOS ? cfg->prio_xon[i] : cfg->xon;
 		if (!xoff) {
 			xoff = cfg->limit > head ? cfg->limit - head : 0;
-			xon = xoff > 2 * FC_MAX_WIRE_PKT ?
-			      xoff - 2 * FC_MAX_WIRE_PKT : xoff / 2;
+			xon = xoff > 2 * max_wire ?
+			      xoff - 2 * max_wire : xoff / 2;
 		}
 		WRITE_ONCE(q->thr_xoff[i], xoff);
 		WRITE_ONCE(q->thr_xon[i], xon);

@@ -186,6 +186,17 @@ derived_threshold_values()
 				"speed $speed, limit $limit: headroom xoff xon"
 		done
 	done
+	# BIG TCP: a device that allows 192 KB GSO packets has 192 KB ones in
+	# flight (196608 + 135 segments' overhead on the wire: 199848 bytes).
+	ip -n "$S" link set dev s0 gso_max_size 196608
+	check_err $? "cannot set s0's gso_max_size to 196608"
+	fc "$S" set dev s0 speed 1000 limit 1m xoff 0 xon 0
+	head=$((2 * 64 + 2 * 199848 + 62500))
+	xoff=$((1048576 - head))
+	got=$(fc "$S" -j show dev s0 | jq -r '.[0] | "\(.headroom_bytes) \(.xoff_bytes) \(.xon_bytes)"')
+	check_eq "$got" "$head $xoff $((xoff - 2 * 199848))" \
+		"gso_max_size 196608, speed 1000, limit 1048576: headroom xoff xon"
+	ip -n "$S" link set dev s0 gso_max_size 65536
 	fc "$S" set dev s0 speed 1000 limit 1m xoff 500k xon 350k
 	log_test "derived headroom, XOFF and XON follow 802.3's allowance table and the formula"
 }
