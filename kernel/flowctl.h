@@ -133,6 +133,7 @@ struct fc_tx_stats {
 	u64 prio_tx_pfc_xon[FC_PRIOS];
 	u64 tx_storm_warning;
 	u64 tx_storm_error;
+	u64 tx_xoff_short;	/* RTNL (fc_update_speed) */
 };
 
 /* Receive-side state of one priority; rx_lock except until (see rx.c). */
@@ -349,6 +350,7 @@ bool fc_rx_open(struct fc_sched *q, int prio, u64 now, struct fc_events *evs);
 
 /* tx.c */
 u32 fc_max_wire_pkt(const struct net_device *dev);
+bool fc_xoff_lasts(const struct fc_cfg *cfg, u32 speed);
 u32 fc_headroom(u32 speed, u32 max_wire);
 void fc_tx_thresholds(struct fc_sched *q);
 struct fc_charge *fc_charge_alloc(struct fc_sched *q);

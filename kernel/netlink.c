@@ -109,6 +109,8 @@ static int fc_fill_stats(struct sk_buff *msg, const struct fc_snapshot *s)
 		       s->txs.tx_storm_warning, pad) ||
 	    fc_put_u64(msg, FLOWCTL_A_STATS_TX_STORM_ERROR,
 		       s->txs.tx_storm_error, pad) ||
+	    fc_put_u64(msg, FLOWCTL_A_STATS_TX_XOFF_SHORT,
+		       s->txs.tx_xoff_short, pad) ||
 	    fc_put_u64(msg, FLOWCTL_A_STATS_RX_IGNORED, s->rxs.rx_ignored, pad) ||
 	    fc_put_u64(msg, FLOWCTL_A_STATS_RX_MALFORMED,
 		       s->rxs.rx_malformed, pad) ||
@@ -463,7 +465,7 @@ static int fc_parse_cfg(struct fc_sched *q, struct fc_cfg *c,
 	struct nlattr *ptb[FLOWCTL_A_PRIO_MAX + 1];
 	const struct nlattr *a;
 	int rem, err, prio;
-	u32 head;
+	u32 head, speed;
 	u8 src;
 
 	if (tb[FLOWCTL_A_DEV_MODE])
@@ -548,9 +550,21 @@ static int fc_parse_cfg(struct fc_sched *q, struct fc_cfg *c,
 		c->tx_storm_ms = ms;
 	}
 
-	/* The headroom XOFF must leave depends on the speed this set gives. */
-	head = fc_headroom(fc_resolve_speed(q, c, &src),
-			   fc_max_wire_pkt(qdisc_dev(q->sch)));
+	/* The headroom XOFF must leave depends on the speed this set gives,
+	 * and so does how long our XOFF lasts: it must outlast its refresh.
+	 */
+	speed = fc_resolve_speed(q, c, &src);
+	if (c->tx && c->mode != FLOWCTL_MODE_OFF && !speed) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[FLOWCTL_A_DEV_TX],
+				    "tx on needs a speed to time its XOFF and the device reports none: set speed or rate");
+		return -EINVAL;
+	}
+	if (c->tx && c->mode != FLOWCTL_MODE_OFF && !fc_xoff_lasts(c, speed)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[FLOWCTL_A_DEV_QUANTA],
+				    "quanta: at the speed in force our XOFF would last under 100 us and lapse before its refresh: more quanta");
+		return -ERANGE;
+	}
+	head = fc_headroom(speed, fc_max_wire_pkt(qdisc_dev(q->sch)));
 
 	nla_for_each_attr(a, attrs, len, rem) {
 		if (nla_type(a) != FLOWCTL_A_DEV_PRIO)

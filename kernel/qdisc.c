@@ -437,13 +437,26 @@ u32 fc_resolve_speed(struct fc_sched *q, const struct fc_cfg *cfg, u8 *srcp)
 	return speed;
 }
 
-/* Also the thresholds, whose headroom depends on the speed. */
+/*
+ * Also the thresholds, whose headroom depends on the speed. A new speed
+ * under tx on can leave our XOFF too short to refresh (set refuses such a
+ * configuration; ethtool and the link do not ask): counted and logged.
+ */
 void fc_update_speed(struct fc_sched *q)
 {
 	const struct fc_cfg *cfg = rtnl_dereference(q->cfg);
 	u8 src;
 	u32 speed = fc_resolve_speed(q, cfg, &src);
 
+	if (speed != READ_ONCE(q->speed_mbps) && cfg->tx &&
+	    cfg->mode != FLOWCTL_MODE_OFF && !fc_xoff_lasts(cfg, speed)) {
+		q->txs.tx_xoff_short++;
+		netdev_warn(qdisc_dev(q->sch),
+			    "flowctl: at %u Mb/s our XOFF of %u quanta lasts under %u us, before its refresh: the partner will send again (flowctl set dev %s quanta ...)\n",
+			    speed, cfg->quanta,
+			    (u32)(2 * FC_TX_MIN_REFRESH_NS / NSEC_PER_USEC),
+			    qdisc_dev(q->sch)->name);
+	}
 	WRITE_ONCE(q->speed_mbps, speed);
 	WRITE_ONCE(q->speed_src, src);
 	if (READ_ONCE(q->rate) != cfg->rate) {

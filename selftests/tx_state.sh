@@ -18,7 +18,7 @@
 #   +----------+        +----------------------------+        +----------+
 
 ALL_TESTS="refresh_while_paused pfc_lossless_and_lossy gso_wire_charge shaper_rate
-	   rate_raise_unstalls"
+	   rate_raise_unstalls xoff_cannot_lapse"
 source "$(dirname "$0")/lib.sh"
 require_cmd jq tc tcpdump tshark
 # Cases that count frames per second (the refresh), need a partner to react
@@ -326,4 +326,63 @@ cleanup()
 }
 
 setup_prepare || setup_failed
+
+# An XOFF that would run out before its refresh (under 100 us at the speed
+# in force) is refused by set and by tc, as tx on with no speed at all; a
+# speed that changes under tx on and leaves it too short is counted and
+# logged. show gives the quanta's time at the speed in use.
+xoff_cannot_lapse()
+{
+	local err j
+
+	modprobe tun 2>/dev/null
+	[ -e /dev/net/tun ] || { mkdir -p /dev/net && mknod /dev/net/tun c 10 200; }
+	setup_ns X
+	ip -n "$X" link add name x0 type veth peer name x1
+	ip netns exec "$X" tc qdisc add dev x0 root flowctl
+	# veth: 10 Gb/s by ethtool. 1953 quanta are 99.99 us there.
+	err=$(fc "$X" set dev x0 tx on quanta 1953 2>&1)
+	check_fail $? "tx on quanta 1953 at 10 Gb/s accepted"
+	grep -q "lapse before its refresh" <<<"$err"
+	check_err $? "the refusal does not say why: $err"
+	check_eq "$(fc_get "$X" x0 '| "\(.tx) \(.quanta)"')" "false 65535" "x0 after the refusal"
+	err=$(ip netns exec "$X" tc qdisc change dev x0 root flowctl tx on quanta 500 2>&1)
+	check_fail $? "tc: tx on quanta 500 at 10 Gb/s accepted"
+	grep -q "lapse before its refresh" <<<"$err"
+	check_err $? "tc's refusal does not say why: $err"
+	fc "$X" set dev x0 tx on quanta 1954
+	check_err $? "tx on quanta 1954 at 10 Gb/s (100.04 us) refused"
+	j=$(fc "$X" -j show dev x0)
+	check_eq "$(jq -r '.[0] | "\(.quanta) \(.quanta_ns)"' <<<"$j")" "1954 100045" "quanta_ns at 10 Gb/s"
+	fc "$X" show dev x0 | grep -Eq "quanta 1954 \(100(\.[0-9]+)? us at 10Gb/s\)"
+	check_err $? "show's text gives no time for the quanta: $(fc "$X" show dev x0 | head -n 1)"
+	# A dummy reports no speed: tx on needs one.
+	ip -n "$X" link add name xd type dummy
+	ip netns exec "$X" tc qdisc add dev xd root flowctl
+	err=$(fc "$X" set dev xd tx on 2>&1)
+	check_fail $? "tx on with no speed accepted"
+	grep -q "needs a speed" <<<"$err"
+	check_err $? "the no-speed refusal does not say why: $err"
+	fc "$X" set dev xd tx on speed 100
+	check_err $? "tx on speed 100 on a dummy refused"
+	# A tap at 10 Mb/s (ethtool), 100 quanta (5.12 ms): then 10 Gb/s
+	# under it, read at up: 5.12 us, counted and logged.
+	ip -n "$X" tuntap add dev xt mode tap
+	ip netns exec "$X" ethtool -s xt speed 10 duplex full autoneg off
+	ip -n "$X" link set xt up
+	ip netns exec "$X" tc qdisc add dev xt root flowctl
+	fc "$X" set dev xt tx on quanta 100
+	check_err $? "tx on quanta 100 at 10 Mb/s refused"
+	check_eq "$(fc_get "$X" xt .stats.tx_xoff_short)" 0 "xoff-short before the speed change"
+	ip -n "$X" link set xt down
+	ip netns exec "$X" ethtool -s xt speed 10000 duplex full autoneg off
+	ip -n "$X" link set xt up
+	check_eq "$(fc_get "$X" xt '| "\(.speed_mbps) \(.stats.tx_xoff_short)"')" "10000 1" \
+		"speed and xoff-short after ethtool raised xt to 10 Gb/s"
+	dmesg | tail -n 20 | grep -q "xt: flowctl: at 10000 Mb/s our XOFF of 100 quanta lasts under 100 us"
+	check_err $? "no kernel log line for the short XOFF"
+	ip netns del "$X"
+	log_test "an XOFF that would lapse before its refresh is refused (set, tc, no speed); a speed change under it is counted and logged"
+}
+
 run_tests

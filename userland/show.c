@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <flowctl/maccontrol.h>
 #include "doctor.h"
 #include "flowctl.h"
 #include "netlink.h"
@@ -182,6 +183,21 @@ static void print_config(const struct fc_dev *d, enum output_type t)
 	dev_u64(d, FLOWCTL_A_DEV_XON, t, "xon_bytes", " xon %sB");
 	dev_u64(d, FLOWCTL_A_DEV_HEADROOM, t, "headroom_bytes", " headroom %sB");
 	dev_u64(d, FLOWCTL_A_DEV_QUANTA, t, "quanta", " quanta %s");
+	/* Quanta are a time only at a speed: the partner's may differ. */
+	if (FC_HAS(d->have, FLOWCTL_A_DEV_QUANTA) &&
+	    FC_HAS(d->have, FLOWCTL_A_DEV_SPEED_MBPS) &&
+	    d->v[FLOWCTL_A_DEV_SPEED_MBPS]) {
+		uint64_t ns = mc_quanta_to_ns((mc_u32)d->v[FLOWCTL_A_DEV_QUANTA],
+					      (mc_u32)d->v[FLOWCTL_A_DEV_SPEED_MBPS]);
+		char tb[32], sb[32];
+
+		print_u64(t & PRINT_JSON, "quanta_ns", NULL, ns);
+		if (t & PRINT_FP) {
+			fmt_ns(tb, sizeof(tb), ns, false);
+			fmt_speed(sb, sizeof(sb), d->v[FLOWCTL_A_DEV_SPEED_MBPS]);
+			print_text(" (%s at %s)", tb, sb);
+		}
+	}
 	if (FC_HAS(d->have, FLOWCTL_A_DEV_PRIO_TC)) {
 		size_t n = 0;
 
@@ -285,6 +301,15 @@ static void print_port_counters(const struct fc_dev *d, enum output_type t)
 			 "tx_storm_warning", " storm-warning %s");
 		stat_u64(d, FLOWCTL_A_STATS_TX_STORM_ERROR, st,
 			 "tx_storm_error", " storm-error %s");
+	}
+	/* A speed that left our XOFF too short to refresh: in text once. */
+	if (FC_HAS(d->stats_have, FLOWCTL_A_STATS_TX_XOFF_SHORT)) {
+		enum output_type st = t;
+
+		if (!d->stats[FLOWCTL_A_STATS_TX_XOFF_SHORT])
+			st = (enum output_type)(st & PRINT_JSON);
+		stat_u64(d, FLOWCTL_A_STATS_TX_XOFF_SHORT, st,
+			 "tx_xoff_short", " xoff-short %s");
 	}
 	if (d->stats_have & (1u << FLOWCTL_A_STATS_TX_PAUSE |
 			     1u << FLOWCTL_A_STATS_TX_XON |

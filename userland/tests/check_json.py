@@ -41,13 +41,13 @@ TOP_TYPES = {
     "pfc_prios": list, "trust": str, "speed_mbps": int,
     "speed_config_mbps": int, "speed_source": str, "rate_bps": int,
     "limit_bytes": int, "xoff_bytes": int, "xon_bytes": int, "quanta": int,
-    "headroom_bytes": int, "prio_tc": list, "tc_bw": list, "stats": dict, "prio": list,
+    "quanta_ns": int, "headroom_bytes": int, "prio_tc": list, "tc_bw": list, "stats": dict, "prio": list,
     "wd_detect_ms": int, "wd_restore_ms": int, "wd_action": str, "tx_storm_ms": int,
     "partner_mac": str, "address": str, "nic": dict,
 }
 STATS_KEYS = ["rx_pause", "rx_xon", "rx_pfc", "tx_pause", "tx_xon", "tx_pfc",
               "rx_ignored", "rx_malformed", "rx_unsupported", "partner_ignored",
-              "events_suppressed", "tx_storm_warning", "tx_storm_error"]
+              "events_suppressed", "tx_storm_warning", "tx_storm_error", "tx_xoff_short"]
 PRIO_TYPES = {
     "prio": int, "paused": bool, "pause_left_ns": int, "pause_elapsed_ns": int,
     "paused_ns_total": int,

@@ -97,6 +97,7 @@ static inline struct nlmsghdr *synth_full_dev(char *buf, uint32_t seq, uint16_t 
 	synth_u64(nlh, FLOWCTL_A_STATS_EVENTS_SUPPRESSED, 6, FLOWCTL_A_STATS_PAD);
 	synth_u64(nlh, FLOWCTL_A_STATS_TX_STORM_WARNING, 2, FLOWCTL_A_STATS_PAD);
 	synth_u64(nlh, FLOWCTL_A_STATS_TX_STORM_ERROR, 1, FLOWCTL_A_STATS_PAD);
+	synth_u64(nlh, FLOWCTL_A_STATS_TX_XOFF_SHORT, 0, FLOWCTL_A_STATS_PAD);
 	synth_u64(nlh, SYNTH_UNKNOWN, 99, FLOWCTL_A_STATS_PAD);
 	mnl_attr_nest_end(nlh, nest);
 

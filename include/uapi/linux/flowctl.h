@@ -150,6 +150,10 @@ enum {
 	FLOWCTL_A_STATS_EVENTS_SUPPRESSED, /* u64: pause events not reported */
 	FLOWCTL_A_STATS_TX_STORM_WARNING, /* u64: our XOFF held 85% of tx-storm */
 	FLOWCTL_A_STATS_TX_STORM_ERROR,	/* u64: ... held it all: XON sent */
+	FLOWCTL_A_STATS_TX_XOFF_SHORT,	/* u64: speed changes under tx on that
+					 * left our XOFF's pause shorter than
+					 * its refresh (or no speed at all)
+					 */
 
 	__FLOWCTL_A_STATS_MAX,
 	FLOWCTL_A_STATS_MAX = (__FLOWCTL_A_STATS_MAX - 1)
