@@ -458,6 +458,43 @@ static int fc_nl_set_thresholds(u32 xoff, u32 xon, u32 limit, u32 head,
  * repeated FLOWCTL_A_DEV_PRIO (tb holds only the last). The one validator
  * of "flowctl set" (genetlink) and of tc's TCA_OPTIONS.
  */
+/*
+ * tx on needs an XOFF that outlasts its refresh at the speed in force,
+ * checked when a set touches what times it. A device that reports no
+ * speed while it has carrier needs speed or rate; one without carrier is
+ * timed when it comes up (fc_update_speed counts what is then too short).
+ */
+static int fc_nl_check_xoff(struct fc_sched *q, const struct fc_cfg *c,
+			    struct nlattr **tb, u32 speed,
+			    struct netlink_ext_ack *extack)
+{
+	struct fc_cfg longest = *c;
+
+	if (!c->tx || c->mode == FLOWCTL_MODE_OFF ||
+	    !(tb[FLOWCTL_A_DEV_TX] || tb[FLOWCTL_A_DEV_MODE] ||
+	      tb[FLOWCTL_A_DEV_QUANTA] || tb[FLOWCTL_A_DEV_SPEED] ||
+	      tb[FLOWCTL_A_DEV_RATE]))
+		return 0;
+	if (!speed) {
+		if (!netif_carrier_ok(qdisc_dev(q->sch)))
+			return 0;
+		NL_SET_ERR_MSG_ATTR(extack, tb[FLOWCTL_A_DEV_TX],
+				    "tx on needs a speed to time its XOFF and the device reports none: set speed or rate");
+		return -EINVAL;
+	}
+	if (fc_xoff_lasts(c, speed))
+		return 0;
+	longest.quanta = 0xffff;
+	if (!fc_xoff_lasts(&longest, speed)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[FLOWCTL_A_DEV_TX],
+				    "tx on: at this speed (above 335 Gb/s) even 65535 quanta last under the 100 us flowctl's XOFF refresh needs");
+		return -ERANGE;
+	}
+	NL_SET_ERR_MSG_ATTR(extack, tb[FLOWCTL_A_DEV_QUANTA],
+			    "quanta: at the speed in force our XOFF would last under 100 us and lapse before its refresh: more quanta");
+	return -ERANGE;
+}
+
 static int fc_parse_cfg(struct fc_sched *q, struct fc_cfg *c,
 			struct nlattr **tb, const struct nlattr *attrs, int len,
 			struct netlink_ext_ack *extack)
@@ -554,16 +591,9 @@ static int fc_parse_cfg(struct fc_sched *q, struct fc_cfg *c,
 	 * and so does how long our XOFF lasts: it must outlast its refresh.
 	 */
 	speed = fc_resolve_speed(q, c, &src);
-	if (c->tx && c->mode != FLOWCTL_MODE_OFF && !speed) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[FLOWCTL_A_DEV_TX],
-				    "tx on needs a speed to time its XOFF and the device reports none: set speed or rate");
-		return -EINVAL;
-	}
-	if (c->tx && c->mode != FLOWCTL_MODE_OFF && !fc_xoff_lasts(c, speed)) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[FLOWCTL_A_DEV_QUANTA],
-				    "quanta: at the speed in force our XOFF would last under 100 us and lapse before its refresh: more quanta");
-		return -ERANGE;
-	}
+	err = fc_nl_check_xoff(q, c, tb, speed, extack);
+	if (err)
+		return err;
 	head = fc_headroom(speed, fc_max_wire_pkt(qdisc_dev(q->sch)));
 
 	nla_for_each_attr(a, attrs, len, rem) {
@@ -914,7 +944,7 @@ static const struct genl_ops fc_genl_ops[] = {
 	},
 };
 
-/* Events name partners (their MACs): admins only, as DEV_SET. */
+/* Events: for administrators, as DEV_SET (flowctl.8, DIAGNOSTICS). */
 static const struct genl_multicast_group fc_mcgrps[] = {
 	[FC_MCGRP_EVENTS_IDX] = {
 		.name = FLOWCTL_MCGRP_EVENTS,

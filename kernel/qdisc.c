@@ -439,23 +439,27 @@ u32 fc_resolve_speed(struct fc_sched *q, const struct fc_cfg *cfg, u8 *srcp)
 
 /*
  * Also the thresholds, whose headroom depends on the speed. A new speed
- * under tx on can leave our XOFF too short to refresh (set refuses such a
- * configuration; ethtool and the link do not ask): counted and logged.
+ * under tx on, on a link that carries frames, can leave our XOFF too short
+ * to refresh (set refuses such a configuration; ethtool and the link do
+ * not ask): counted and logged. A link without carrier sends nothing.
  */
 void fc_update_speed(struct fc_sched *q)
 {
 	const struct fc_cfg *cfg = rtnl_dereference(q->cfg);
+	struct net_device *dev = qdisc_dev(q->sch);
 	u8 src;
 	u32 speed = fc_resolve_speed(q, cfg, &src);
 
 	if (speed != READ_ONCE(q->speed_mbps) && cfg->tx &&
-	    cfg->mode != FLOWCTL_MODE_OFF && !fc_xoff_lasts(cfg, speed)) {
+	    cfg->mode != FLOWCTL_MODE_OFF && netif_carrier_ok(dev) &&
+	    !fc_xoff_lasts(cfg, speed)) {
 		q->txs.tx_xoff_short++;
-		netdev_warn(qdisc_dev(q->sch),
-			    "flowctl: at %u Mb/s our XOFF of %u quanta lasts under %u us, before its refresh: the partner will send again (flowctl set dev %s quanta ...)\n",
-			    speed, cfg->quanta,
-			    (u32)(2 * FC_TX_MIN_REFRESH_NS / NSEC_PER_USEC),
-			    qdisc_dev(q->sch)->name);
+		if (net_ratelimit())
+			netdev_warn(dev,
+				    "flowctl: at %u Mb/s our XOFF of %u quanta lasts under %u us, before its refresh: the partner will send again (flowctl set dev %s quanta ...)\n",
+				    speed, cfg->quanta,
+				    (u32)(2 * FC_TX_MIN_REFRESH_NS / NSEC_PER_USEC),
+				    dev->name);
 	}
 	WRITE_ONCE(q->speed_mbps, speed);
 	WRITE_ONCE(q->speed_src, src);
@@ -724,7 +728,8 @@ static int fc_attach_check(const struct net_device *dev,
 {
 	static const char *const ipvlan[] = { "ipvlan", "ipvtap", NULL };
 	static const char *const tunnel[] = {
-		"vxlan", "geneve", "gretap", "ip6gretap", NULL
+		"vxlan", "geneve", "gretap", "ip6gretap", "erspan",
+		"ip6erspan", NULL
 	};
 
 	if (dev->type != ARPHRD_ETHER)

@@ -410,7 +410,7 @@ static struct sk_buff *fc_tx_alloc(struct net_device *dev)
  */
 static bool fc_tx_xmit(struct sk_buff *skb)
 {
-	skb_reset_network_header(skb);
+	skb_set_network_header(skb, ETH_HLEN);
 	if (dev_nit_active(skb->dev)) {
 		local_bh_disable();
 		dev_queue_xmit_nit(skb, skb->dev);

@@ -355,7 +355,8 @@ kms|the lower device|link k3 type macsec
 kvrf|its ports|type vrf table 10
 kvx|the underlay's ports|type vxlan id 42 local 198.18.5.1 remote 198.18.5.2 dstport 4789
 kgn|the underlay's ports|type geneve id 42 remote 198.18.5.2
-kgt|the underlay's ports|type gretap local 198.18.5.1 remote 198.18.5.2"
+kgt|the underlay's ports|type gretap local 198.18.5.1 remote 198.18.5.2
+kes|the underlay's ports|type erspan local 198.18.5.1 remote 198.18.5.2 seq key 10 erspan_ver 1 erspan 123"
 	while IFS='|' read -r dev words k; do
 		# shellcheck disable=SC2086
 		if ! ip -n "$K" link add name "$dev" $k; then
@@ -380,7 +381,7 @@ kgt|the underlay's ports|type gretap local 198.18.5.1 remote 198.18.5.2"
 	done
 	check_eq "$(fc "$K" -j show | jq -c '[.[].ifname] | sort')" '["k0","k2","k4","kt0"]' \
 		"flowctl ports: the veth under a VLAN and a macvlan, a bridge port, a bond slave, a tap"
-	log_test "attach: refused on a bridge, bond, team, VLAN, macvlan, ipvlan, macsec, VRF and tunnel, with the place to attach; welcome on the links under them"
+	log_test "attach: refused on a bridge, bond, team, VLAN, macvlan, ipvlan, macsec, VRF and tunnels, with the place to attach; welcome on the links under them"
 }
 
 # A MAC Control frame that reaches the qdisc from the stack (a raw socket:

@@ -333,7 +333,7 @@ setup_prepare || setup_failed
 # logged. show gives the quanta's time at the speed in use.
 xoff_cannot_lapse()
 {
-	local err j
+	local err j holder
 
 	modprobe tun 2>/dev/null
 	[ -e /dev/net/tun ] || { mkdir -p /dev/net && mknod /dev/net/tun c 10 200; }
@@ -366,10 +366,19 @@ xoff_cannot_lapse()
 	fc "$X" set dev xd tx on speed 100
 	check_err $? "tx on speed 100 on a dummy refused"
 	# A tap at 10 Mb/s (ethtool), 100 quanta (5.12 ms): then 10 Gb/s
-	# under it, read at up: 5.12 us, counted and logged.
+	# under it, read at up: 5.12 us, counted and logged. A tap has
+	# carrier while a process holds it (TUNSETIFF, IFF_TAP | IFF_NO_PI).
 	ip -n "$X" tuntap add dev xt mode tap
+	ip netns exec "$X" /usr/bin/python3 -c 'import fcntl, os, struct, time
+f = os.open("/dev/net/tun", os.O_RDWR)
+fcntl.ioctl(f, 0x400454ca, struct.pack("16sH", b"xt", 0x1002))
+time.sleep(120)' &
+	holder=$!
 	ip netns exec "$X" ethtool -s xt speed 10 duplex full autoneg off
 	ip -n "$X" link set xt up
+	sleep 0.5
+	check_eq "$(ip netns exec "$X" cat /sys/class/net/xt/carrier)" 1 \
+		"xt's carrier with a process holding it (precondition)"
 	ip netns exec "$X" tc qdisc add dev xt root flowctl
 	fc "$X" set dev xt tx on quanta 100
 	check_err $? "tx on quanta 100 at 10 Mb/s refused"
@@ -381,6 +390,8 @@ xoff_cannot_lapse()
 		"speed and xoff-short after ethtool raised xt to 10 Gb/s"
 	dmesg | tail -n 20 | grep -q "xt: flowctl: at 10000 Mb/s our XOFF of 100 quanta lasts under 100 us"
 	check_err $? "no kernel log line for the short XOFF"
+	kill "$holder" 2>/dev/null
+	wait "$holder" 2>/dev/null
 	ip netns del "$X"
 	log_test "an XOFF that would lapse before its refresh is refused (set, tc, no speed); a speed change under it is counted and logged"
 }
