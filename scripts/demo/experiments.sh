@@ -254,8 +254,14 @@ run_one()
 	tc -n "$NS_S" -j -s qdisc show >"$dir/tc-switch.json"
 	tc -n "$NS_A" -j -s qdisc show >"$dir/tc-hostA.json"
 	if [ -n "$pda" ]; then
-		kill $pds $pda
-		wait $pds $pda
+		# hostA's agent first: it gives hostA its own configuration
+		# back as it stops. Stopped together, the switch's shutdown
+		# LLDPDU (TTL 0) could revert hostA before, and hide whether
+		# stopping does.
+		kill $pda
+		wait $pda
+		kill $pds
+		wait $pds
 	fi
 	cat >"$dir/meta.env" <<EOF
 EXPERIMENT=$exp
