@@ -50,9 +50,12 @@ static void on_signal(int sig)
 void usage_monitor(FILE *f)
 {
 	fprintf(f,
-		"Usage: flowctl [ -j ] monitor [ dev DEV ] [ count N ]\n"
+		"Usage: flowctl [ -j ] monitor [ dev DEV ] [ count N ] [ rcvbuf BYTES ]\n"
 		"       flowctl monitor help\n"
 		"N := stop after N events, 1 .. 4294967295 (default: until Ctrl-C)\n"
+		"BYTES := the socket's receive buffer, 1024 .. 2147483647, within\n"
+		"         net.core.rmem_max (default: 4 MiB, past rmem_max)\n"
+		"Needs CAP_NET_ADMIN (the events group is for administrators).\n"
 		"Each line: wall clock, [kernel CLOCK_MONOTONIC], device, direction,\n"
 		"event (pause-start, pause-end, config, storm-start, storm-end),\n"
 		"priority (absent for link-level PAUSE), quanta and time. -j prints\n"
@@ -345,25 +348,34 @@ int cmd_monitor(int argc, char **argv)
 	struct sigaction sa;
 	struct fc_nl nl;
 	uint64_t v;
-	int ret, err;
+	int ret, err, rcvbuf = 0;
 
 	while (argc > 0) {
-		static const char *const words[] = { "dev", "count", "help", NULL };
+		static const char *const words[] = {
+			"dev", "count", "rcvbuf", "help", NULL
+		};
 		int k = parse_keyword(argv[0], words);
 
 		if (k < 0)
 			return bad_keyword(argv[0], words, k, "monitor");
-		if (k == 2) {
+		if (k == 3) {
 			usage_monitor(stdout);
 			return EXIT_OK;
 		}
 		if (argc < 2)
-			return missing_value(words[k], k ? "a number of events 1..4294967295" :
-					     "a device name");
+			return missing_value(words[k], k == 0 ? "a device name" :
+					     k == 1 ? "a number of events 1..4294967295" :
+					     "a buffer size in bytes 1024..2147483647");
 		if (k == 0) {
 			if (fc_check_dev_name(argv[1]))
 				return EXIT_USAGE;
 			m.dev = argv[1];
+		} else if (k == 2) {
+			err = parse_u64(argv[1], 1024, INT32_MAX, &v);
+			if (err)
+				return bad_value("rcvbuf", argv[1], err,
+						 "a buffer size in bytes 1024..2147483647");
+			rcvbuf = (int)v;
 		} else {
 			err = parse_u64(argv[1], 1, UINT32_MAX, &v);
 			if (err)
@@ -383,7 +395,7 @@ int cmd_monitor(int argc, char **argv)
 	}
 	ret = fc_nl_open(&nl);
 	if (!ret)
-		ret = fc_nl_join_events(&nl);
+		ret = fc_nl_join_events(&nl, rcvbuf);
 	if (ret) {
 		fc_nl_close(&nl);
 		return ret;

@@ -342,9 +342,9 @@ void fc_nl_close(struct fc_nl *nl)
  */
 #define FC_EVENTS_RCVBUF (4 * 1024 * 1024)
 
-int fc_nl_join_events(struct fc_nl *nl)
+int fc_nl_join_events(struct fc_nl *nl, int rcvbuf)
 {
-	int grp = (int)nl->events_grp, size = FC_EVENTS_RCVBUF;
+	int grp = (int)nl->events_grp, size = rcvbuf ? rcvbuf : FC_EVENTS_RCVBUF;
 	int fd = mnl_socket_get_fd(nl->sock);
 
 	if (!nl->events_grp) {
@@ -360,7 +360,8 @@ int fc_nl_join_events(struct fc_nl *nl)
 			perror("flowctl: cannot join the events group");
 		return EXIT_FAIL;
 	}
-	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof(size)) < 0)
+	/* A size asked for stays within net.core.rmem_max. */
+	if (rcvbuf || setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof(size)) < 0)
 		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof(size));
 	return EXIT_OK;
 }

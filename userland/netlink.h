@@ -75,7 +75,7 @@ int fc_nl_process(struct fc_nl *nl, const void *buf, size_t len,
 void fc_nl_reset_status(struct fc_nl *nl);
 
 /* Subscribe to the "events" group. Returns exit code; prints why. */
-int fc_nl_join_events(struct fc_nl *nl);
+int fc_nl_join_events(struct fc_nl *nl, int rcvbuf);
 
 /*
  * Tell the user what went wrong, in the words of flowctl(8). err is
