@@ -350,7 +350,7 @@ bool fc_rx_open(struct fc_sched *q, int prio, u64 now, struct fc_events *evs);
 
 /* tx.c */
 u32 fc_max_wire_pkt(const struct net_device *dev);
-bool fc_xoff_lasts(const struct fc_cfg *cfg, u32 speed);
+bool fc_xoff_lasts(u16 quanta, u32 speed);
 u32 fc_headroom(u32 speed, u32 max_wire);
 void fc_tx_thresholds(struct fc_sched *q);
 struct fc_charge *fc_charge_alloc(struct fc_sched *q);

@@ -468,8 +468,6 @@ static int fc_nl_check_xoff(struct fc_sched *q, const struct fc_cfg *c,
 			    struct nlattr **tb, u32 speed,
 			    struct netlink_ext_ack *extack)
 {
-	struct fc_cfg longest = *c;
-
 	if (!c->tx || c->mode == FLOWCTL_MODE_OFF ||
 	    !(tb[FLOWCTL_A_DEV_TX] || tb[FLOWCTL_A_DEV_MODE] ||
 	      tb[FLOWCTL_A_DEV_QUANTA] || tb[FLOWCTL_A_DEV_SPEED] ||
@@ -482,10 +480,9 @@ static int fc_nl_check_xoff(struct fc_sched *q, const struct fc_cfg *c,
 				    "tx on needs a speed to time its XOFF and the device reports none: set speed or rate");
 		return -EINVAL;
 	}
-	if (fc_xoff_lasts(c, speed))
+	if (fc_xoff_lasts(c->quanta, speed))
 		return 0;
-	longest.quanta = 0xffff;
-	if (!fc_xoff_lasts(&longest, speed)) {
+	if (!fc_xoff_lasts(0xffff, speed)) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[FLOWCTL_A_DEV_TX],
 				    "tx on: at this speed (above 335 Gb/s) even 65535 quanta last under the 100 us flowctl's XOFF refresh needs");
 		return -ERANGE;

@@ -452,7 +452,7 @@ void fc_update_speed(struct fc_sched *q)
 
 	if (speed != READ_ONCE(q->speed_mbps) && cfg->tx &&
 	    cfg->mode != FLOWCTL_MODE_OFF && netif_carrier_ok(dev) &&
-	    !fc_xoff_lasts(cfg, speed)) {
+	    !fc_xoff_lasts(cfg->quanta, speed)) {
 		q->txs.tx_xoff_short++;
 		if (net_ratelimit())
 			netdev_warn(dev,

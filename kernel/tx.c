@@ -537,14 +537,14 @@ static u16 fc_tx_guard(struct fc_sched *q, const struct fc_cfg *cfg,
 }
 
 /*
- * Whether an XOFF of cfg's quanta at speed outlasts its refresh: the
- * refresh comes at half the pause, never sooner than FC_TX_MIN_REFRESH_NS,
- * so the pause must last twice that; with no speed there is no refresh.
+ * Whether an XOFF of quanta at speed outlasts its refresh: the refresh
+ * comes at half the pause, never sooner than FC_TX_MIN_REFRESH_NS, so the
+ * pause must last twice that; with no speed there is no refresh.
  */
-bool fc_xoff_lasts(const struct fc_cfg *cfg, u32 speed)
+bool fc_xoff_lasts(u16 quanta, u32 speed)
 {
 	return speed &&
-	       mc_quanta_to_ns(cfg->quanta, speed) >= 2 * FC_TX_MIN_REFRESH_NS;
+	       mc_quanta_to_ns(quanta, speed) >= 2 * FC_TX_MIN_REFRESH_NS;
 }
 
 /* Half the time an XOFF gives, so a refresh lands before it runs out. */
