@@ -11,10 +11,10 @@
 #define _FLOWCTL_H
 
 #include <linux/hrtimer.h>
-#include <linux/interrupt.h>
 #include <linux/netdevice.h>
 #include <linux/netfilter.h>
 #include <linux/spinlock.h>
+#include <linux/u64_stats_sync.h>
 #include <net/pkt_sched.h>
 #include <net/sch_generic.h>
 #include <uapi/linux/flowctl.h>
@@ -71,16 +71,37 @@ struct fc_cfg {
 	struct rcu_head rcu;
 };
 
+/*
+ * Counters have one writer at a time (the qdisc lock for a band's, the tx
+ * timer for the port's) and lockless readers: show and tc's class dump
+ * never take the lock the data path contends on.
+ */
 struct fc_band {
 	struct qdisc_skb_head q;
 	u32 backlog;		/* bytes */
+	u64 empties;		/* dequeues that left it empty (watchdog) */
+	struct u64_stats_sync syncp;
+	u64_stats_t tx_packets;
+	u64_stats_t tx_bytes;
+	u64_stats_t drops;
+	u64_stats_t wd_tx_drop;		/* watchdog: dropped while stormed */
+	u64_stats_t wd_tx_forward;	/* watchdog: sent while stormed */
+};
+
+struct fc_band_counts {
 	u64 tx_packets;
 	u64 tx_bytes;
 	u64 drops;
-	u64 empties;		/* dequeues that left it empty (watchdog) */
-	u64 wd_tx_drop;		/* watchdog: dropped while stormed */
-	u64 wd_tx_forward;	/* watchdog: sent while stormed */
+	u64 wd_tx_drop;
+	u64 wd_tx_forward;
 };
+
+static inline void fc_stat_inc(struct u64_stats_sync *syncp, u64_stats_t *v)
+{
+	u64_stats_update_begin(syncp);
+	u64_stats_inc(v);
+	u64_stats_update_end(syncp);
+}
 
 /* The ingress side of a port: bytes it owns in egress bands. */
 struct fc_charge {
@@ -133,7 +154,19 @@ struct fc_tx_stats {
 	u64 prio_tx_pfc_xon[FC_PRIOS];
 	u64 tx_storm_warning;
 	u64 tx_storm_error;
-	u64 tx_xoff_short;	/* RTNL (fc_update_speed) */
+	u64 tx_xoff_short;
+};
+
+/* What the tx timer counts (fc_tx_run; fc_tx_destroy once it is gone). */
+struct fc_tx_counters {
+	struct u64_stats_sync syncp;
+	u64_stats_t tx_pause;
+	u64_stats_t tx_xon;
+	u64_stats_t tx_pfc;
+	u64_stats_t prio_tx_pfc[FC_PRIOS];
+	u64_stats_t prio_tx_pfc_xon[FC_PRIOS];
+	u64_stats_t tx_storm_warning;
+	u64_stats_t tx_storm_error;
 };
 
 /* Receive-side state of one priority; rx_lock except until (see rx.c). */
@@ -202,18 +235,19 @@ struct fc_sched {
 
 	/* read/write, tx timer */
 	struct hrtimer tx_timer;
-	struct tasklet_struct tx_tasklet;
+	spinlock_t tx_lock;	/* tx_kicked, tx_dying, arming tx_timer */
+	bool tx_kicked;		/* a crossing since the run began */
+	bool tx_dying;		/* detaching: nothing arms tx_timer */
 	u16 tx_active;		/* XOFF in force: bit p, or FC_LINK_BIT */
-	bool tx_dying;		/* detaching: nothing re-arms timer or tasklet */
 	bool tx_counted;	/* counted in fc_tx_ports (RTNL) */
-	atomic_t tx_kicking;	/* CPUs between reading tx_dying and the kick */
 	u64 tx_refresh_at;
-	struct fc_tx_stats txs;
+	struct fc_tx_counters txs;
+	atomic64_t tx_xoff_short;	/* fc_update_speed */
 	atomic64_t since_xoff[FC_PRIOS + 1];	/* [FC_PRIOS]: port */
-	/* The pause-storm guard (tx.c), written by the tasklet alone: when
+	/* The pause-storm guard (tx.c), written by the tx timer alone: when
 	 * each XOFF began, which states warned, and which hit the limit and
 	 * may not pause again until their charge falls below XON (read by
-	 * uncharge, to kick the tasklet then).
+	 * uncharge, to kick the timer then).
 	 */
 	u64 xoff_began[FC_PRIOS + 1];
 	u16 storm_warned;
@@ -228,7 +262,6 @@ struct fc_sched {
 	u8 rx_link;		/* gates were set by link-level PAUSE */
 	u8 partner_mac[ETH_ALEN]; /* source of the last valid PAUSE/PFC */
 	bool rx_dead;		/* detaching: the hook leaves q alone */
-	atomic_t rx_busy;	/* CPUs in the hook's frame path */
 	/* event messages: a token bucket of ns of credit (netlink.c) */
 	u64 ev_credit;
 	u64 ev_last;
@@ -395,6 +428,8 @@ static inline void fc_uncharge_skb(struct sk_buff *skb)
 }
 
 void fc_tx_init(struct fc_sched *q);
+void fc_tx_read(struct fc_sched *q, struct fc_tx_stats *t);
+void fc_tx_reset_counters(struct fc_sched *q);
 void fc_tx_reconsider(struct fc_sched *q);
 void fc_tx_unpublish(struct fc_sched *q);
 void fc_tx_destroy(struct fc_sched *q);

@@ -92,14 +92,14 @@ static int fc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	b = &q->band[prio];
 	if (unlikely(b->backlog + len > cfg->limit)) {
 		fc_heard_dropped(skb, sch, prio, cfg->trust);
-		b->drops++;
+		fc_stat_inc(&b->syncp, &b->drops);
 		return qdisc_drop(skb, sch, to_free);
 	}
 	/* The watchdog drops the data that arrives for a priority stormed
 	 * under drop; the link's control traffic still goes.
 	 */
 	if (unlikely(READ_ONCE(q->wd_drop) & BIT(prio)) && !fc_wd_control(skb)) {
-		b->wd_tx_drop++;
+		fc_stat_inc(&b->syncp, &b->wd_tx_drop);
 		return qdisc_drop(skb, sch, to_free);
 	}
 	fc_charge_skb(skb, sch, prio, cfg->trust);
@@ -246,11 +246,13 @@ static struct sk_buff *fc_dequeue(struct Qdisc *sch)
 			q->busy &= ~BIT(q->rank[b - q->band]);
 			b->empties++;
 		}
-		if (unlikely(READ_ONCE(q->wd_forward) & BIT(b - q->band)))
-			b->wd_tx_forward++;
 		b->backlog -= qdisc_pkt_len(skb);
-		b->tx_packets++;
-		b->tx_bytes += qdisc_pkt_len(skb);
+		u64_stats_update_begin(&b->syncp);
+		if (unlikely(READ_ONCE(q->wd_forward) & BIT(b - q->band)))
+			u64_stats_inc(&b->wd_tx_forward);
+		u64_stats_inc(&b->tx_packets);
+		u64_stats_add(&b->tx_bytes, qdisc_pkt_len(skb));
+		u64_stats_update_end(&b->syncp);
 		fc_uncharge_skb(skb);
 		if (rate) {
 			q->t_next = max(q->t_next, q->shaper_idle ? now :
@@ -453,7 +455,7 @@ void fc_update_speed(struct fc_sched *q)
 	if (speed != READ_ONCE(q->speed_mbps) && cfg->tx &&
 	    cfg->mode != FLOWCTL_MODE_OFF && netif_carrier_ok(dev) &&
 	    !fc_xoff_lasts(cfg->quanta, speed)) {
-		q->txs.tx_xoff_short++;
+		atomic64_inc(&q->tx_xoff_short);
 		if (net_ratelimit())
 			netdev_warn(dev,
 				    "flowctl: at %u Mb/s our XOFF of %u quanta lasts under %u us, before its refresh: the partner will send again (flowctl set dev %s quanta ...)\n",
@@ -568,8 +570,27 @@ int fc_cfg_commit(struct fc_sched *q, struct fc_cfg *ncfg,
 	return 0;
 }
 
+static void fc_band_read(const struct fc_band *b, struct fc_band_counts *c)
+{
+	unsigned int start;
+
+	do {
+		start = u64_stats_fetch_begin(&b->syncp);
+		c->tx_packets = u64_stats_read(&b->tx_packets);
+		c->tx_bytes = u64_stats_read(&b->tx_bytes);
+		c->drops = u64_stats_read(&b->drops);
+		c->wd_tx_drop = u64_stats_read(&b->wd_tx_drop);
+		c->wd_tx_forward = u64_stats_read(&b->wd_tx_forward);
+	} while (u64_stats_fetch_retry(&b->syncp, start));
+}
+
+/*
+ * Under RTNL (the configuration), without the qdisc lock: a reader never
+ * holds up the data path. Counters are each exact, not one instant.
+ */
 void fc_snapshot(struct fc_sched *q, struct fc_snapshot *s)
 {
+	struct fc_band_counts c;
 	int prio;
 
 	memset(s, 0, sizeof(*s));
@@ -577,21 +598,22 @@ void fc_snapshot(struct fc_sched *q, struct fc_snapshot *s)
 	s->speed_mbps = READ_ONCE(q->speed_mbps);
 	s->speed_src = READ_ONCE(q->speed_src);
 
-	sch_tree_lock(q->sch);
+	fc_tx_read(q, &s->txs);
 	for (prio = 0; prio < FC_PRIOS; prio++) {
 		struct fc_band *b = &q->band[prio];
 
-		s->prio[prio].tx_packets = b->tx_packets;
-		s->prio[prio].tx_bytes = b->tx_bytes;
-		s->prio[prio].backlog_bytes = b->backlog;
-		s->prio[prio].backlog_packets = b->q.qlen;
-		s->prio[prio].drops = b->drops;
-		s->prio[prio].wd_tx_drop = b->wd_tx_drop;
-		s->prio[prio].wd_tx_forward = b->wd_tx_forward;
+		fc_band_read(b, &c);
+		s->prio[prio].tx_packets = c.tx_packets;
+		s->prio[prio].tx_bytes = c.tx_bytes;
+		s->prio[prio].drops = c.drops;
+		s->prio[prio].wd_tx_drop = c.wd_tx_drop;
+		s->prio[prio].wd_tx_forward = c.wd_tx_forward;
+		s->prio[prio].backlog_bytes = READ_ONCE(b->backlog);
+		s->prio[prio].backlog_packets = READ_ONCE(b->q.qlen);
 		s->prio[prio].xoff = READ_ONCE(q->thr_xoff[prio]);
 		s->prio[prio].xon = READ_ONCE(q->thr_xon[prio]);
-		s->prio[prio].tx_pfc = q->txs.prio_tx_pfc[prio];
-		s->prio[prio].tx_pfc_xon = q->txs.prio_tx_pfc_xon[prio];
+		s->prio[prio].tx_pfc = s->txs.prio_tx_pfc[prio];
+		s->prio[prio].tx_pfc_xon = s->txs.prio_tx_pfc_xon[prio];
 		s->prio[prio].charge_bytes =
 			atomic64_read(&q->charge->bytes[prio]);
 		s->prio[prio].partner_ignored =
@@ -600,12 +622,10 @@ void fc_snapshot(struct fc_sched *q, struct fc_snapshot *s)
 					       BIT(prio));
 		s->partner_ignored += s->prio[prio].partner_ignored;
 	}
-	s->txs = q->txs;
 	s->xoff = READ_ONCE(q->thr_xoff[FC_PRIOS]);
 	s->xon = READ_ONCE(q->thr_xon[FC_PRIOS]);
 	s->tx_link_active = !!(READ_ONCE(q->tx_active) & FC_LINK_BIT);
 	s->headroom = READ_ONCE(q->headroom);
-	sch_tree_unlock(q->sch);
 
 	fc_rx_snapshot(q, s);
 	fc_wd_snapshot(q, s);
@@ -613,7 +633,8 @@ void fc_snapshot(struct fc_sched *q, struct fc_snapshot *s)
 
 /*
  * The state "flowctl -br show" prints, without the snapshot's counters:
- * two short critical sections and no per-priority copy. Under RTNL.
+ * one short critical section (rx_lock) and no per-priority copy. Under
+ * RTNL.
  */
 void fc_brief(struct fc_sched *q, struct fc_brief *b)
 {
@@ -629,10 +650,8 @@ void fc_brief(struct fc_sched *q, struct fc_brief *b)
 	b->speed_mbps = READ_ONCE(q->speed_mbps);
 	b->xoff_active = (active & FC_LINK_BIT) ? 0xff : active & 0xff;
 
-	sch_tree_lock(q->sch);
-	b->backlog_bytes = q->sch->qstats.backlog;
-	b->backlog_packets = q->sch->q.qlen;
-	sch_tree_unlock(q->sch);
+	b->backlog_bytes = READ_ONCE(q->sch->qstats.backlog);
+	b->backlog_packets = READ_ONCE(q->sch->q.qlen);
 
 	b->paused = 0;
 	b->stormed = 0;
@@ -653,16 +672,19 @@ void fc_reset_counters(struct fc_sched *q)
 
 	sch_tree_lock(q->sch);
 	for (prio = 0; prio < FC_PRIOS; prio++) {
-		q->band[prio].tx_packets = 0;
-		q->band[prio].tx_bytes = 0;
-		q->band[prio].drops = 0;
-		q->band[prio].wd_tx_drop = 0;
-		q->band[prio].wd_tx_forward = 0;
+		struct fc_band *b = &q->band[prio];
+
+		u64_stats_update_begin(&b->syncp);
+		u64_stats_set(&b->tx_packets, 0);
+		u64_stats_set(&b->tx_bytes, 0);
+		u64_stats_set(&b->drops, 0);
+		u64_stats_set(&b->wd_tx_drop, 0);
+		u64_stats_set(&b->wd_tx_forward, 0);
+		u64_stats_update_end(&b->syncp);
 		atomic64_set(&q->partner_ignored[prio], 0);
 	}
-	/* The tx timer updates these; a racing increment may survive. */
-	memset(&q->txs, 0, sizeof(q->txs));
 	sch_tree_unlock(q->sch);
+	fc_tx_reset_counters(q);
 	fc_rx_reset_counters(q);
 	fc_wd_reset_counters(q);
 }
@@ -763,12 +785,14 @@ static int fc_init(struct Qdisc *sch, struct nlattr *opt,
 {
 	struct fc_sched *q = qdisc_priv(sch);
 	struct fc_cfg *cfg;
-	int err;
+	int err, prio;
 
 	/* First: on failure qdisc_create() calls fc_destroy(), which puts. */
 	fc_keys_get();
 	q->sch = sch;
 	qdisc_watchdog_init(&q->watchdog, sch);
+	for (prio = 0; prio < FC_PRIOS; prio++)
+		u64_stats_init(&q->band[prio].syncp);
 	fc_rx_init(q);
 	fc_tx_init(q);
 
@@ -985,16 +1009,16 @@ static int fc_dump_class_stats(struct Qdisc *sch, unsigned long cl,
 	struct gnet_stats_basic_sync bstats;
 	struct gnet_stats_queue qstats = { 0 };
 	struct fc_band *b = &q->band[cl - 1];
+	struct fc_band_counts c;
 	u32 qlen;
 
 	gnet_stats_basic_sync_init(&bstats);
-	sch_tree_lock(sch);
-	u64_stats_set(&bstats.bytes, b->tx_bytes);
-	u64_stats_set(&bstats.packets, b->tx_packets);
-	qstats.backlog = b->backlog;
-	qstats.drops = (u32)b->drops;
-	qlen = b->q.qlen;
-	sch_tree_unlock(sch);
+	fc_band_read(b, &c);
+	u64_stats_set(&bstats.bytes, c.tx_bytes);
+	u64_stats_set(&bstats.packets, c.tx_packets);
+	qstats.backlog = READ_ONCE(b->backlog);
+	qstats.drops = (u32)c.drops;
+	qlen = READ_ONCE(b->q.qlen);
 	if (gnet_stats_copy_basic(d, NULL, &bstats, true) < 0 ||
 	    gnet_stats_copy_queue(d, NULL, &qstats, qlen) < 0)
 		return -1;

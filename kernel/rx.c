@@ -118,6 +118,8 @@ static void fc_arm_expiry(struct fc_sched *q)
 	u64 next = U64_MAX;
 	int prio;
 
+	if (q->rx_dead)
+		return;
 	for (prio = 0; prio < FC_PRIOS; prio++)
 		if (q->prx[prio].until)
 			next = min(next, q->prx[prio].until);
@@ -179,6 +181,8 @@ static void fc_rx_frame(struct fc_sched *q, struct sk_buff *skb)
 	 * new ones after.
 	 */
 	spin_lock(&q->rx_lock);
+	if (unlikely(q->rx_dead))
+		goto unlock;
 	cfg = rcu_dereference(q->cfg);
 	speed = READ_ONCE(q->speed_mbps);
 	now = ktime_get_ns();
@@ -259,19 +263,19 @@ static void fc_rx_frame(struct fc_sched *q, struct sk_buff *skb)
 		}
 	}
 	fc_arm_expiry(q);
+	/* Under rx_lock, as rx_dead is set: never a detached qdisc. */
+	if (kick)
+		fc_schedule(q);
 unlock:
 	spin_unlock(&q->rx_lock);
 
 	if (evs.n)
 		fc_notify_events(q, &evs);
-	if (kick)
-		fc_schedule(q);
 }
 
 /*
  * After nf_unregister_net_hook() a CPU that read the old hook list can
- * still call us: rx_busy tells fc_rx_destroy() to wait for it, and rx_dead
- * makes a later call leave q alone (no expiry armed, no qdisc scheduled).
+ * still call us: rx_dead makes it leave q alone (fc_rx_destroy()).
  */
 static unsigned int fc_ingress(void *priv, struct sk_buff *skb,
 			       const struct nf_hook_state *state)
@@ -284,12 +288,7 @@ static unsigned int fc_ingress(void *priv, struct sk_buff *skb,
 			return NF_DROP;
 		return NF_ACCEPT;
 	}
-	atomic_inc(&q->rx_busy);
-	smp_mb__after_atomic();	/* pairs with fc_rx_destroy()'s smp_mb() */
-	if (likely(!READ_ONCE(q->rx_dead)))
-		fc_rx_frame(q, skb);
-	smp_mb__before_atomic();	/* the work above before the count drops */
-	atomic_dec(&q->rx_busy);
+	fc_rx_frame(q, skb);
 	consume_skb(skb);
 	return NF_STOLEN;
 }
@@ -393,10 +392,10 @@ int fc_rx_hook_register(struct fc_sched *q, struct netlink_ext_ack *extack)
 
 /*
  * nf_unregister_net_hook() swaps the hook out but does not wait for a CPU
- * that is running it already. Instead of a grace period (one per port, and
- * an expedited one under RTNL), mark q dead and wait for the CPUs inside
- * the frame path; q's memory outlives any later call by a grace period
- * (qdiscs are freed by call_rcu). Then nothing arms the expiry timer.
+ * that is running it already; q's memory outlives such a call by a grace
+ * period (qdiscs are freed by call_rcu). Every path that arms a timer or
+ * schedules the qdisc does so under rx_lock after testing rx_dead: once
+ * it is set under the lock, none will, and the timers can be cancelled.
  */
 void fc_rx_destroy(struct fc_sched *q)
 {
@@ -408,10 +407,9 @@ void fc_rx_destroy(struct fc_sched *q)
 		dev_mc_del(qdisc_dev(q->sch), mc_pause_da);
 		q->mc_joined = false;
 	}
+	spin_lock_bh(&q->rx_lock);
 	WRITE_ONCE(q->rx_dead, true);
-	smp_mb();	/* rx_dead before rx_busy: pairs with fc_ingress() */
-	while (atomic_read(&q->rx_busy))
-		cpu_relax();
+	spin_unlock_bh(&q->rx_lock);
 	hrtimer_cancel(&q->expiry);
 	fc_wd_destroy(q);
 }

@@ -15,7 +15,7 @@
  * were charged to, never from a newer port of the same name.
  *
  * Decisions: enqueue checks XOFF, dequeue checks XON, both only at a
- * crossing. Neither sends anything itself: it kicks A's tx tasklet, which
+ * crossing. Neither sends anything itself: it kicks A's tx timer, which
  * holds no qdisc lock, recomputes the wanted state of every priority from
  * the charges, and sends what changed: a PAUSE frame for the link state, a
  * PFC frame with every priority that changed or is refreshed. Each frame
@@ -24,7 +24,7 @@
  * being replaced or reset does not drop it, and no other sender's 0x8808
  * frame can take its place. A state changes only once the driver took its
  * frame; a refused frame is tried again FC_TX_RETRY_NS later. While an XOFF
- * is in force the tasklet re-sends it at half its time (at least every
+ * is in force the timer re-sends it at half its time (at least every
  * FC_TX_MIN_REFRESH_NS). Detaching the qdisc sends XON for every state
  * still in force (fc_tx_destroy), so the partner is released at once.
  */
@@ -183,21 +183,17 @@ static u16 fc_tx_wanted(struct fc_sched *q, const struct fc_cfg *cfg)
 }
 
 /*
- * A crossing: decide at the end of this softirq, not at the next tick.
- * An egress port finds q through its charge under RCU, with no reference:
- * tx_kicking tells fc_tx_destroy() that a CPU may be about to schedule the
- * tasklet, so it waits for that CPU before it kills the tasklet.
+ * A crossing: decide at once, in the tx timer's softirq. An egress port
+ * finds q through its charge under RCU, with no reference: tx_lock orders
+ * each kick against fc_tx_destroy(), after which none arms the timer.
  */
 void fc_tx_kick(struct fc_sched *q)
 {
-	preempt_disable();
-	atomic_inc(&q->tx_kicking);
-	smp_mb__after_atomic();	/* pairs with fc_tx_destroy()'s smp_mb() */
-	if (!READ_ONCE(q->tx_dying))
-		tasklet_schedule(&q->tx_tasklet);
-	smp_mb__before_atomic();	/* the work above before the count drops */
-	atomic_dec(&q->tx_kicking);
-	preempt_enable();
+	spin_lock_bh(&q->tx_lock);
+	q->tx_kicked = true;
+	if (!q->tx_dying)
+		hrtimer_start(&q->tx_timer, 0, HRTIMER_MODE_ABS_SOFT);
+	spin_unlock_bh(&q->tx_lock);
 }
 
 static int fc_foreign_upper(struct net_device *upper,
@@ -442,10 +438,8 @@ static u16 fc_tx_frames(struct fc_sched *q, u16 want, u16 send,
 				       want & FC_LINK_BIT ? cfg->quanta : 0);
 			if (fc_tx_xmit(skb)) {
 				sent |= FC_LINK_BIT;
-				if (want & FC_LINK_BIT)
-					q->txs.tx_pause++;
-				else
-					q->txs.tx_xon++;
+				fc_stat_inc(&q->txs.syncp, want & FC_LINK_BIT ?
+					    &q->txs.tx_pause : &q->txs.tx_xon);
 			}
 		}
 	}
@@ -462,15 +456,15 @@ static u16 fc_tx_frames(struct fc_sched *q, u16 want, u16 send,
 	mc_build_pfc(skb_put(skb, MC_FRAME_LEN), dev->dev_addr, enable, time);
 	if (!fc_tx_xmit(skb))
 		return sent;
+	u64_stats_update_begin(&q->txs.syncp);
 	for (i = 0; i < FC_PRIOS; i++) {
 		if (!(enable & BIT(i)))
 			continue;
-		if (time[i])
-			q->txs.prio_tx_pfc[i]++;
-		else
-			q->txs.prio_tx_pfc_xon[i]++;
+		u64_stats_inc(time[i] ? &q->txs.prio_tx_pfc[i] :
+			      &q->txs.prio_tx_pfc_xon[i]);
 	}
-	q->txs.tx_pfc++;
+	u64_stats_inc(&q->txs.tx_pfc);
+	u64_stats_update_end(&q->txs.syncp);
 	return sent | enable;
 }
 
@@ -482,7 +476,7 @@ static u16 fc_tx_frames(struct fc_sched *q, u16 want, u16 send,
  * counted, and it may not pause again until its charge falls below XON:
  * meanwhile what the partner sends is tail-dropped where it waits. Returns
  * want without the blocked states; *due is when to look again (0: none).
- * The tasklet's alone (fc_tx_run).
+ * The tx timer's alone (fc_tx_run).
  */
 static u16 fc_tx_guard(struct fc_sched *q, const struct fc_cfg *cfg,
 		       u16 want, u16 active, u64 now, u64 *due)
@@ -520,11 +514,11 @@ static u16 fc_tx_guard(struct fc_sched *q, const struct fc_cfg *cfg,
 		 */
 		if (t >= warn && !(q->storm_warned & bit)) {
 			q->storm_warned |= bit;
-			q->txs.tx_storm_warning++;
+			fc_stat_inc(&q->txs.syncp, &q->txs.tx_storm_warning);
 		}
 		if (t >= limit) {
 			blocked |= bit;
-			q->txs.tx_storm_error++;
+			fc_stat_inc(&q->txs.syncp, &q->txs.tx_storm_error);
 			want &= ~bit;
 			continue;
 		}
@@ -556,7 +550,8 @@ static u64 fc_tx_refresh_ns(const struct fc_cfg *cfg, u32 speed)
 		     FC_TX_MIN_REFRESH_NS);
 }
 
-static void fc_tx_run(struct fc_sched *q)
+/* Sends what changed; returns when to look again (0: on a kick only). */
+static u64 fc_tx_run(struct fc_sched *q)
 {
 	const struct fc_cfg *cfg;
 	u16 active, want, changed, send, sent, now_on;
@@ -564,8 +559,6 @@ static void fc_tx_run(struct fc_sched *q)
 	u32 speed;
 	int i;
 
-	if (READ_ONCE(q->tx_dying))
-		return;
 	rcu_read_lock();
 	cfg = rcu_dereference(q->cfg);
 	speed = READ_ONCE(q->speed_mbps);
@@ -614,36 +607,81 @@ static void fc_tx_run(struct fc_sched *q)
 	if (active && due && (!at || due < at))
 		at = due;
 	rcu_read_unlock();
-	if (at && !READ_ONCE(q->tx_dying))
-		hrtimer_start(&q->tx_timer, ns_to_ktime(at),
-			      HRTIMER_MODE_ABS_SOFT);
-	else if (!at)
-		hrtimer_try_to_cancel(&q->tx_timer);
+	return at;
 }
 
-/* Both run in softirq context, one at a time: the tasklet never runs on
- * two CPUs at once, and the timer only schedules it.
+/*
+ * The one caller of fc_tx_run(): softirq, never on two CPUs at once. A
+ * kick during a run leaves the timer queued to run again at once;
+ * otherwise the run says when it is next due.
  */
-static void fc_tx_tasklet_fn(struct tasklet_struct *t)
-{
-	struct fc_sched *q = from_tasklet(q, t, tx_tasklet);
-
-	fc_tx_run(q);
-}
-
 static enum hrtimer_restart fc_tx_timer_fn(struct hrtimer *timer)
 {
 	struct fc_sched *q = container_of(timer, struct fc_sched, tx_timer);
+	u64 at;
 
-	fc_tx_kick(q);
+	spin_lock(&q->tx_lock);
+	q->tx_kicked = false;
+	spin_unlock(&q->tx_lock);
+	at = fc_tx_run(q);
+	spin_lock(&q->tx_lock);
+	if (at && !q->tx_kicked && !q->tx_dying)
+		hrtimer_start(timer, ns_to_ktime(at), HRTIMER_MODE_ABS_SOFT);
+	spin_unlock(&q->tx_lock);
 	return HRTIMER_NORESTART;
+}
+
+/* The port's transmit counters, without a lock. */
+void fc_tx_read(struct fc_sched *q, struct fc_tx_stats *t)
+{
+	const struct fc_tx_counters *c = &q->txs;
+	unsigned int start;
+	int i;
+
+	do {
+		start = u64_stats_fetch_begin(&c->syncp);
+		t->tx_pause = u64_stats_read(&c->tx_pause);
+		t->tx_xon = u64_stats_read(&c->tx_xon);
+		t->tx_pfc = u64_stats_read(&c->tx_pfc);
+		for (i = 0; i < FC_PRIOS; i++) {
+			t->prio_tx_pfc[i] = u64_stats_read(&c->prio_tx_pfc[i]);
+			t->prio_tx_pfc_xon[i] =
+				u64_stats_read(&c->prio_tx_pfc_xon[i]);
+		}
+		t->tx_storm_warning = u64_stats_read(&c->tx_storm_warning);
+		t->tx_storm_error = u64_stats_read(&c->tx_storm_error);
+	} while (u64_stats_fetch_retry(&c->syncp, start));
+	t->tx_xoff_short = atomic64_read(&q->tx_xoff_short);
+}
+
+/* A frame the timer sends meanwhile may still be counted before zero. */
+void fc_tx_reset_counters(struct fc_sched *q)
+{
+	struct fc_tx_counters *c = &q->txs;
+	int i;
+
+	local_bh_disable();
+	u64_stats_update_begin(&c->syncp);
+	u64_stats_set(&c->tx_pause, 0);
+	u64_stats_set(&c->tx_xon, 0);
+	u64_stats_set(&c->tx_pfc, 0);
+	for (i = 0; i < FC_PRIOS; i++) {
+		u64_stats_set(&c->prio_tx_pfc[i], 0);
+		u64_stats_set(&c->prio_tx_pfc_xon[i], 0);
+	}
+	u64_stats_set(&c->tx_storm_warning, 0);
+	u64_stats_set(&c->tx_storm_error, 0);
+	u64_stats_update_end(&c->syncp);
+	local_bh_enable();
+	atomic64_set(&q->tx_xoff_short, 0);
 }
 
 void fc_tx_init(struct fc_sched *q)
 {
+	u64_stats_init(&q->txs.syncp);
+	spin_lock_init(&q->tx_lock);
 	hrtimer_init(&q->tx_timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
 	q->tx_timer.function = fc_tx_timer_fn;
-	tasklet_setup(&q->tx_tasklet, fc_tx_tasklet_fn);
 }
 
 /* Re-evaluate after a configuration change (tx off sends XON). */
@@ -662,25 +700,17 @@ void fc_tx_unpublish(struct fc_sched *q)
 /*
  * An egress port that found q through its charge before fc_tx_unpublish()
  * may still read q (its memory is freed after an RCU grace period, as the
- * qdisc's is) and kick it. Set tx_dying, wait for a kick in progress
- * (tx_kicking), and from then on nothing schedules the tasklet but the
- * timer, and each checks tx_dying before it re-arms the other. Cancel the
- * timer, let a scheduled tasklet finish, and cancel the timer a run of the
- * tasklet may have armed after the first cancel: nothing re-arms it. Then
- * release the partner from every XOFF still in force, at once. No grace
- * period is waited for: one per port made tearing down a namespace of many
- * ports slow (RTNL is held, so each would be an expedited one).
+ * qdisc's is) and kick it: once tx_dying is set under tx_lock, no kick and
+ * no run arms the timer, and hrtimer_cancel() waits for a run in progress.
+ * Then the partner is released from every XOFF still in force, at once.
  */
 void fc_tx_destroy(struct fc_sched *q)
 {
 	u16 active;
 
-	WRITE_ONCE(q->tx_dying, true);
-	smp_mb();	/* tx_dying before tx_kicking: pairs with fc_tx_kick() */
-	while (atomic_read(&q->tx_kicking))
-		cpu_relax();
-	hrtimer_cancel(&q->tx_timer);
-	tasklet_kill(&q->tx_tasklet);
+	spin_lock_bh(&q->tx_lock);
+	q->tx_dying = true;
+	spin_unlock_bh(&q->tx_lock);
 	hrtimer_cancel(&q->tx_timer);
 
 	active = READ_ONCE(q->tx_active);

@@ -51,7 +51,7 @@ static void fc_wd_arm(struct fc_sched *q, const struct fc_cfg *cfg)
 	u64 next = U64_MAX;
 	int prio;
 
-	if (!detect)
+	if (!detect || q->rx_dead)
 		return;
 	for (prio = 0; prio < FC_PRIOS; prio++) {
 		const struct fc_prio_wd *w = &q->pwd[prio];
@@ -183,7 +183,7 @@ static void fc_wd_purge(struct fc_sched *q, u8 mask)
 				continue;
 			}
 			b->backlog -= qdisc_pkt_len(skb);
-			b->wd_tx_drop++;
+			fc_stat_inc(&b->syncp, &b->wd_tx_drop);
 			fc_uncharge_skb(skb);
 			qdisc_qstats_backlog_dec(sch, skb);
 			qdisc_qstats_drop(sch);
