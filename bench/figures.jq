@@ -31,6 +31,15 @@ def costs($g1; $g2; $k; $u):
       (.symbols | map(select(.symbol | test("^_*fc_"))) | .[0:4][] |
         { group: $g1, key: "\($k)profile/\($q)/\(.symbol)",
           label: "64 B, 1 sender, CPU 0: \($q): \(.symbol)", value: .percent, unit: "%" })),
+    # Unprivileged readers next to the same port with none.
+    (.readers // empty | .cases[] |
+      { group: $g1, key: "\($k)readers/\(.reader)",
+        label: "flowctl, 64 B x2, nobody reads: \(.reader)", value: .pps, unit: $u },
+      (select(.reader != "none") |
+        { group: $g1, key: "\($k)readers/\(.reader)/ratio",
+          label: "flowctl, 64 B x2: \(.reader) / none", value: .ratio_to_none, unit: "x" },
+        { group: $g1, key: "\($k)readers/\(.reader)/reads",
+          label: "flowctl, 64 B x2: \(.reader): reads", value: .reads_per_s, unit: "/s" })),
     (.ingress // empty | select(.pps_with_flowctl) |
       (select(.pps_module_unloaded) |
         { group: $g2, key: "\($k)ingress/unloaded",

@@ -254,6 +254,50 @@ for size in $SIZES; do
 	done
 done
 
+# Readers: flowctl on s2 forwards 64-byte frames from two senders while an
+# unprivileged user (nobody) reads in a loop in S, one reader at a time,
+# interleaved within each round: none; "ip -s link show dev s2", the peer
+# (rtnetlink under RTNL, no qdisc lock); and flowctl's two readers,
+# "tc -s class show dev s2" and "flowctl -j show dev s2", which read the
+# counters without the qdisc root lock. What a reader costs beyond the peer
+# is what it takes from the data path; the reads it made are kept too.
+READERS=("none" "ip -s link show dev s2" "tc -s class show dev s2" "flowctl -j show dev s2")
+declare -A RD_PPS RD_READS
+# reader CMD: start CMD in a loop as nobody in S; READER_PID, READER_LOG.
+reader()
+{
+	READER_LOG=$BENCH_TMP/reader.log
+	: >"$READER_LOG"
+	chmod 666 "$READER_LOG"
+	# shellcheck disable=SC2016 # expanded by the reader's shell
+	ip netns exec "$S" setpriv --reuid=65534 --regid=65534 --clear-groups -- \
+		bash -c 'while :; do $1 >/dev/null 2>&1 || exit 1; echo >>"$2"; done' \
+		reader "$1" "$READER_LOG" &
+	READER_PID=$!
+}
+progress "readers: flowctl on s2, 64 B, 2 senders, an unprivileged reader loop: ${#READERS[@]} readers x $ROUNDS rounds of ${RUN_S} s"
+pg_senders 60 2
+for ((round = 1; round <= ROUNDS; round++)); do
+	for r in "${READERS[@]}"; do
+		READER_PID=
+		[ "$r" = none ] || reader "$r"
+		forward flowctl
+		if [ -n "$READER_PID" ]; then
+			kill "$READER_PID" 2>/dev/null
+			wait "$READER_PID" 2>/dev/null
+			[ -s "$READER_LOG" ] || fail "the reader '$r' (as nobody) read nothing: does it run unprivileged?"
+			RD_READS[$r]+="$(($(wc -l <"$READER_LOG") * 1000000 / PG_US)) "
+		else
+			RD_READS[$r]+="0 "
+		fi
+		RD_PPS[$r]+="$FWD_PPS "
+	done
+done
+for r in "${READERS[@]}"; do
+	# shellcheck disable=SC2086
+	printf '%s\t%s\t%s\t%s\n' "$r" "$(best ${RD_PPS[$r]})" "${RD_PPS[$r]% }" "$(best ${RD_READS[$r]})"
+done >"$BENCH_TMP/readers"
+
 # Where the time goes, for the locked peer, pfifo_fast and flowctl.
 PROFILED=("pfifo_fast" "prio" "flowctl" "flowctl tx on")
 # scripts/bench asks for them in the -icount VM only (FLOWCTL_BENCH_PROFILE).
@@ -357,7 +401,8 @@ jq -R -s --argjson rounds "$ROUNDS" --arg run_s "$RUN_S" \
 	--arg rx_nft_hook_all "${RX[nft_hook]% }" --arg rx_nft_rule_all "${RX[nft_rule]% }" \
 	--arg rx_unloaded_all "${RX[unloaded]% }" \
 	--arg rx_without_all "${RX[without]% }" --arg rx_with_all "${RX[with]% }" \
-	--slurpfile profiles "$BENCH_TMP/profiles.json" '
+	--slurpfile profiles "$BENCH_TMP/profiles.json" \
+	--rawfile readers "$BENCH_TMP/readers" '
 	# n / d to three places; null without a d.
 	def r3($n; $d): if $d > 0 then ($n / $d * 1000 | round) / 1000 else null end;
 	[split("\n")[] | select(length > 0) | split("\t") |
@@ -374,6 +419,13 @@ jq -R -s --argjson rounds "$ROUNDS" --arg run_s "$RUN_S" \
 	      $c + { ratio_to_pfifo_fast: r3($c.pps; $base), ratio_to_prio: r3($c.pps; $prio) }],
 	    profiles: $profiles[0]
 	  },
+	  readers: ([$readers | split("\n")[] | select(length > 0) | split("\t") |
+	    { reader: .[0], pps: (.[1] | tonumber),
+	      rounds_pps: (.[2] | split(" ") | map(tonumber)),
+	      reads_per_s: (.[3] | tonumber) }] as $rd |
+	    { qdisc: "flowctl", frame_bytes: 64, senders: 2, user: "nobody",
+	      rounds: $rounds, run_s: ($run_s | tonumber),
+	      cases: [$rd[] | . + { ratio_to_none: r3(.pps; ($rd[] | select(.reader == "none") | .pps)) }] }),
 	  ingress: {
 	    rounds: $rounds, run_s: ($run_s | tonumber), frame_bytes: 64,
 	    pps_module_unloaded: $rx_unloaded,
