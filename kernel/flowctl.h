@@ -455,6 +455,6 @@ void fc_notify_events(struct fc_sched *q, const struct fc_events *evs);
 void fc_notify_config(struct fc_sched *q);
 int fc_opts_parse(struct fc_sched *q, struct fc_cfg *c, struct nlattr *opt,
 		  struct netlink_ext_ack *extack);
-int fc_opts_dump(struct sk_buff *skb, const struct fc_cfg *c);
+int fc_opts_dump(struct sk_buff *skb, const struct fc_cfg *c, u32 speed);
 
 #endif /* _FLOWCTL_H */

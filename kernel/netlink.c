@@ -663,11 +663,11 @@ int fc_opts_parse(struct fc_sched *q, struct fc_cfg *c, struct nlattr *opt,
 
 /*
  * TCA_OPTIONS of a dump: the configuration as set (xoff and xon 0 =
- * derived, speed 0 = auto), which tc qdisc change takes back; what is in
- * force (the derived thresholds, the speed in use) is in the xstats and in
- * "flowctl show".
+ * derived, speed 0 = auto), which tc qdisc change takes back, and the
+ * speed in use, which makes the quanta a time; the rest of what is in
+ * force (the derived thresholds) is in the xstats and in "flowctl show".
  */
-int fc_opts_dump(struct sk_buff *skb, const struct fc_cfg *c)
+int fc_opts_dump(struct sk_buff *skb, const struct fc_cfg *c, u32 speed)
 {
 	struct nlattr *opts, *nest;
 	int prio;
@@ -681,6 +681,7 @@ int fc_opts_dump(struct sk_buff *skb, const struct fc_cfg *c)
 	    nla_put_u8(skb, FLOWCTL_A_DEV_PFC_PRIOS, c->pfc_prios) ||
 	    nla_put_u8(skb, FLOWCTL_A_DEV_TRUST, c->trust) ||
 	    nla_put_u32(skb, FLOWCTL_A_DEV_SPEED, c->speed) ||
+	    nla_put_u32(skb, FLOWCTL_A_DEV_SPEED_MBPS, speed) ||
 	    fc_put_u64(skb, FLOWCTL_A_DEV_RATE, c->rate, FLOWCTL_A_DEV_PAD) ||
 	    nla_put_u32(skb, FLOWCTL_A_DEV_LIMIT, c->limit) ||
 	    nla_put_u32(skb, FLOWCTL_A_DEV_XOFF, c->xoff) ||

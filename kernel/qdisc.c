@@ -898,7 +898,8 @@ static int fc_dump(struct Qdisc *sch, struct sk_buff *skb)
 {
 	struct fc_sched *q = qdisc_priv(sch);
 
-	if (fc_opts_dump(skb, rtnl_dereference(q->cfg)) < 0)
+	if (fc_opts_dump(skb, rtnl_dereference(q->cfg),
+			 READ_ONCE(q->speed_mbps)) < 0)
 		return -1;
 	return skb->len;
 }

@@ -61,6 +61,10 @@ add_with_options()
 	check_eq "$(echo "$o" | jq -c '[.mode, .rx, .tx, .pfc_prios, .trust, .speed_config_mbps, .rate_bps, .xoff_bytes, .xon_bytes, .quanta, .prio_tc, .prio]')" \
 		'["pfc",true,false,[3,4],"dscp",100,0,65536,32768,1000,[0,1,2,3,4,5,6,7],[{"prio":3,"xoff_bytes":20480,"xon_bytes":10240}]]' \
 		"tc -j qdisc show: the options as set"
+	# 1000 quanta of 512 bit times at 100 Mb/s: 5.12 ms.
+	check_eq "$(echo "$o" | jq -c .quanta_ns)" 5120000 "tc -j: the quanta's time at the speed in use"
+	tcp "$A" -s qdisc show dev a0 | grep -q "in force: speed 100Mb/s (config) quanta last 5.12 ms "
+	check_err $? "tc -s does not say how long the quanta last: $(tcp "$A" -s qdisc show dev a0 | grep 'in force')"
 	s=$(tcp "$A" -d qdisc show dev a0)
 	log_info "tc -d: $s"
 	echo "$s" | grep -q "flowctl 8[0-9a-f]*: root .*mode pfc rx on tx off pfc-prios 3,4 trust dscp speed 100 rate off .* xoff 65536 xon 32768 quanta 1000 prio-tc 0,1,2,3,4,5,6,7 ets off prio 3 xoff 20480 xon 10240"

@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "fmt.h"
+
 enum output_type {
 	PRINT_FP = 1,		/* text only */
 	PRINT_JSON = 2,		/* JSON only */
@@ -63,17 +65,7 @@ void print_ns(enum output_type t, const char *key, const char *fmt,
 void print_text(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void print_nl(void);
 
-/* Formatting (no output). Each returns buf. */
-#define FMT_LEN 48
-/*
- * v counts units of 10^-exp10 seconds (exp10 = 9: ns, 12: ps). exact keeps
- * every digit ("335.5392 ms"), otherwise 4 significant digits ("335.5 ms").
- */
-char *fmt_time(char *buf, size_t len, uint64_t v, int exp10, bool exact);
-char *fmt_ns(char *buf, size_t len, uint64_t ns, bool exact);
-char *fmt_speed(char *buf, size_t len, uint64_t mbps);	/* "2.5Gb/s" */
-char *fmt_rate(char *buf, size_t len, uint64_t bps);	/* "1Gbit" */
-char *fmt_prio_list(char *buf, size_t len, unsigned int mask); /* "0,3-5" */
+/* Formatting (fmt.h), and the wall clock. Each returns buf. */
 char *fmt_wall(char *buf, size_t len, bool iso);	/* now, local */
 
 #endif

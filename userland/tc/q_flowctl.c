@@ -30,7 +30,9 @@
 #include <libmnl/libmnl.h>
 #include <linux/flowctl.h>
 
+#include <flowctl/maccontrol.h>
 #include "../flowctl.h"
+#include "../fmt.h"
 #include "../set.h"
 
 /* iproute2 6.1, tc/tc_util.h: struct qdisc_util, padded for later fields. */
@@ -174,6 +176,11 @@ static void print_prios(const char *key, const char *text, uint8_t mask)
 		print_color_string(PRINT_FP, COLOR_NONE, NULL, "%s", "none");
 }
 
+/* The quanta's time at the speed in use, for -s's line (0: none): tc
+ * prints a qdisc's options, then its statistics.
+ */
+static uint64_t shown_quanta_ns;
+
 static int flowctl_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 {
 	struct attrs a = { { 0 }, 0 };
@@ -182,6 +189,7 @@ static int flowctl_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 
 	(void)qu;
 	(void)f;
+	shown_quanta_ns = 0;
 	if (!opt)
 		return 0;
 	len = RTA_PAYLOAD(opt);
@@ -245,9 +253,22 @@ static int flowctl_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 	if (HAS(FLOWCTL_A_DEV_XON))
 		print_color_uint(PRINT_ANY, COLOR_NONE, "xon_bytes", "xon %u ",
 				 (unsigned int)a.v[FLOWCTL_A_DEV_XON]);
-	if (HAS(FLOWCTL_A_DEV_QUANTA))
+	if (HAS(FLOWCTL_A_DEV_QUANTA)) {
+		uint64_t speed = HAS(FLOWCTL_A_DEV_SPEED_MBPS) ?
+				 a.v[FLOWCTL_A_DEV_SPEED_MBPS] : 0;
+
 		print_color_uint(PRINT_ANY, COLOR_NONE, "quanta", "quanta %u ",
 				 (unsigned int)a.v[FLOWCTL_A_DEV_QUANTA]);
+		/* A time only at the speed in use: the partner's may differ.
+		 * The text stays what add takes; -s prints the time.
+		 */
+		if (speed) {
+			shown_quanta_ns = mc_quanta_to_ns((mc_u32)a.v[FLOWCTL_A_DEV_QUANTA],
+							  (mc_u32)speed);
+			print_color_u64(PRINT_JSON, COLOR_NONE, "quanta_ns", NULL,
+					shown_quanta_ns);
+		}
+	}
 	if (HAS(FLOWCTL_A_DEV_PRIO_TC)) {
 		uint32_t m = (uint32_t)a.v[FLOWCTL_A_DEV_PRIO_TC];
 
@@ -364,6 +385,12 @@ static int flowctl_print_xstats(struct qdisc_util *qu, FILE *f,
 			 st.speed_mbps);
 	print_color_string(PRINT_ANY, COLOR_NONE, "speed_source", " (%s)",
 			   name_of(src_names, 4, st.speed_source));
+	if (shown_quanta_ns) {
+		char tb[FMT_LEN];
+
+		fmt_ns(tb, sizeof(tb), shown_quanta_ns, false);
+		print_color_string(PRINT_FP, COLOR_NONE, NULL, " quanta last %s", tb);
+	}
 	print_color_uint(PRINT_ANY, COLOR_NONE, "headroom_bytes", " headroom %uB",
 			 st.headroom);
 	print_color_uint(PRINT_ANY, COLOR_NONE, "xoff_bytes", " xoff %uB",
