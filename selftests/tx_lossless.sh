@@ -235,9 +235,11 @@ derived_thresholds()
 	[ "$S0_TX_PAUSE" -gt 0 ]
 	check_err $? "s0 sent no PAUSE"
 	check_eq "$S0_IGNORED" 0 "partner-ignored with both ends on"
+	# Every XOFF s0 sent, refreshes too, arrived and was honored as one.
+	check_eq "$A0_RX_PAUSE" "$S0_TX_PAUSE" "a0's rx_pause against s0's tx_pause"
 	fc "$H" set dev a0 rate $((10 * RATE_MBIT))mbit
 	fc "$S" set dev s0 xoff 500k xon 350k
-	log_test "derived thresholds: 2x overload, drops with tx off, none with PAUSE"
+	log_test "derived thresholds: 2x overload, drops with tx off, none with PAUSE; the partner heard every XOFF"
 }
 
 # The PAUSE frames s0 sends, as an independent decoder reads them on a0.
