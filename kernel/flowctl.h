@@ -68,6 +68,7 @@ struct fc_cfg {
 	u32 wd_restore_ms;	/* 0 = 2 x detection */
 	u8 wd_action;		/* enum flowctl_wd_action */
 	u32 tx_storm_ms;	/* pause-storm guard, 0 = off (tx.c) */
+	u8 tunnel_wire;		/* a tunnel device taken as a wire */
 	struct rcu_head rcu;
 };
 

@@ -83,6 +83,7 @@ static const struct nla_policy fc_dev_set_policy[FLOWCTL_A_DEV_MAX + 1] = {
 	[FLOWCTL_A_DEV_WD_DETECT_MS] = NLA_POLICY_MAX(NLA_U32, FC_WD_MAX_DETECT_MS),
 	[FLOWCTL_A_DEV_WD_RESTORE_MS] = NLA_POLICY_FULL_RANGE(NLA_U32, &fc_wd_restore_range),
 	[FLOWCTL_A_DEV_TX_STORM_MS] = NLA_POLICY_MAX(NLA_U32, FC_TX_STORM_MAX_MS),
+	[FLOWCTL_A_DEV_TUNNEL_WIRE] = NLA_POLICY_MAX(NLA_U8, 1),
 	[FLOWCTL_A_DEV_WD_ACTION] = NLA_POLICY_MAX(NLA_U8, FLOWCTL_WD_ALERT),
 };
 
@@ -280,6 +281,7 @@ static int fc_nl_fill(struct sk_buff *msg, struct fc_sched *q,
 	    nla_put_u32(msg, FLOWCTL_A_DEV_WD_RESTORE_MS, c->wd_restore_ms) ||
 	    nla_put_u8(msg, FLOWCTL_A_DEV_WD_ACTION, c->wd_action) ||
 	    nla_put_u32(msg, FLOWCTL_A_DEV_TX_STORM_MS, c->tx_storm_ms) ||
+	    nla_put_u8(msg, FLOWCTL_A_DEV_TUNNEL_WIRE, c->tunnel_wire) ||
 	    fc_put_snapshot_state(msg, s) ||
 	    fc_fill_stats(msg, s))
 		goto cancel;
@@ -573,6 +575,13 @@ static int fc_parse_cfg(struct fc_sched *q, struct fc_cfg *c,
 	}
 	if (tb[FLOWCTL_A_DEV_WD_ACTION])
 		c->wd_action = nla_get_u8(tb[FLOWCTL_A_DEV_WD_ACTION]);
+	/* Fixed at attach (fc_init() sets it before it parses). */
+	if (tb[FLOWCTL_A_DEV_TUNNEL_WIRE] &&
+	    nla_get_u8(tb[FLOWCTL_A_DEV_TUNNEL_WIRE]) != c->tunnel_wire) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[FLOWCTL_A_DEV_TUNNEL_WIRE],
+				    "tunnel-wire is fixed while flowctl is attached: tc qdisc del, then tc qdisc add dev DEV root flowctl tunnel-wire on|off");
+		return -EINVAL;
+	}
 	if (tb[FLOWCTL_A_DEV_TX_STORM_MS]) {
 		u32 ms = nla_get_u32(tb[FLOWCTL_A_DEV_TX_STORM_MS]);
 
@@ -692,7 +701,8 @@ int fc_opts_dump(struct sk_buff *skb, const struct fc_cfg *c, u32 speed)
 	    nla_put_u32(skb, FLOWCTL_A_DEV_WD_DETECT_MS, c->wd_detect_ms) ||
 	    nla_put_u32(skb, FLOWCTL_A_DEV_WD_RESTORE_MS, c->wd_restore_ms) ||
 	    nla_put_u8(skb, FLOWCTL_A_DEV_WD_ACTION, c->wd_action) ||
-	    nla_put_u32(skb, FLOWCTL_A_DEV_TX_STORM_MS, c->tx_storm_ms))
+	    nla_put_u32(skb, FLOWCTL_A_DEV_TX_STORM_MS, c->tx_storm_ms) ||
+	    nla_put_u8(skb, FLOWCTL_A_DEV_TUNNEL_WIRE, c->tunnel_wire))
 		goto cancel;
 	for (prio = 0; prio < FC_PRIOS; prio++) {
 		if (!c->prio_xoff[prio] && !c->prio_xon[prio])

@@ -745,16 +745,22 @@ static bool fc_kind_is(const struct net_device *dev, const char *const *kinds)
  * our XOFF and never receive one: refused, with the right place to attach.
  * Ports of those devices are welcome.
  */
-static int fc_attach_check(const struct net_device *dev,
+static int fc_attach_check(const struct net_device *dev, bool tunnel_wire,
 			   struct netlink_ext_ack *extack)
 {
 	static const char *const ipvlan[] = { "ipvlan", "ipvtap", NULL };
-	static const char *const tunnel[] = {
-		"vxlan", "geneve", "gretap", "ip6gretap", "erspan",
-		"ip6erspan", NULL
+	/* Tunnels that can be one host's wire to another. */
+	static const char *const wire[] = {
+		"vxlan", "geneve", "gretap", "ip6gretap", NULL
 	};
+	static const char *const mirror[] = { "erspan", "ip6erspan", NULL };
 
-	if (dev->type != ARPHRD_ETHER)
+	if (tunnel_wire && !fc_kind_is(dev, wire))
+		NL_SET_ERR_MSG(extack,
+			       "flowctl: tunnel-wire is for a vxlan, geneve, gretap or ip6gretap device");
+	else if (tunnel_wire)
+		return 0;
+	else if (dev->type != ARPHRD_ETHER)
 		NL_SET_ERR_MSG(extack, "flowctl needs an Ethernet device");
 	else if (netif_is_bridge_master(dev) || netif_is_ovs_master(dev))
 		NL_SET_ERR_MSG(extack,
@@ -772,9 +778,12 @@ static int fc_attach_check(const struct net_device *dev,
 	else if (netif_is_l3_master(dev))
 		NL_SET_ERR_MSG(extack,
 			       "flowctl: a VRF is not a link: attach flowctl to its ports");
-	else if (fc_kind_is(dev, tunnel))
+	else if (fc_kind_is(dev, wire))
 		NL_SET_ERR_MSG(extack,
-			       "flowctl: a tunnel would carry PAUSE to its remote ends: attach flowctl to the underlay's ports");
+			       "flowctl: a tunnel would carry PAUSE to its remote ends: attach flowctl to the underlay's ports, or add tunnel-wire on where the tunnel is a point-to-point wire to one host");
+	else if (fc_kind_is(dev, mirror))
+		NL_SET_ERR_MSG(extack,
+			       "flowctl: ERSPAN mirrors one way: attach flowctl to the underlay's ports");
 	else
 		return 0;
 	return -EOPNOTSUPP;
@@ -784,6 +793,7 @@ static int fc_init(struct Qdisc *sch, struct nlattr *opt,
 		   struct netlink_ext_ack *extack)
 {
 	struct fc_sched *q = qdisc_priv(sch);
+	const struct nlattr *wire;
 	struct fc_cfg *cfg;
 	int err, prio;
 
@@ -806,7 +816,14 @@ static int fc_init(struct Qdisc *sch, struct nlattr *opt,
 			       "flowctl must be the device's root qdisc: tc qdisc add dev DEV root flowctl");
 		return -EOPNOTSUPP;
 	}
-	err = fc_attach_check(qdisc_dev(sch), extack);
+	/* Read before the checks: the one setting that decides an attach. */
+	wire = opt ? nla_find(nla_data(opt), nla_len(opt),
+			      FLOWCTL_A_DEV_TUNNEL_WIRE) : NULL;
+	if (wire && (nla_len(wire) != sizeof(u8) || nla_get_u8(wire) > 1)) {
+		NL_SET_ERR_MSG_ATTR(extack, wire, "tunnel-wire: on or off");
+		return -EINVAL;
+	}
+	err = fc_attach_check(qdisc_dev(sch), wire && nla_get_u8(wire), extack);
 	if (err)
 		return err;
 
@@ -821,6 +838,7 @@ static int fc_init(struct Qdisc *sch, struct nlattr *opt,
 	cfg->quanta = 0xffff;
 	cfg->limit = FC_DEFAULT_LIMIT;
 	cfg->prio_tc = FLOWCTL_PRIO_TC_8021Q;
+	cfg->tunnel_wire = wire && nla_get_u8(wire);
 	/* tc qdisc add ... flowctl OPTIONS: the defaults, then the options,
 	 * checked as "flowctl set" checks them.
 	 */

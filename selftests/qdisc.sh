@@ -18,7 +18,7 @@
 # charge as far as the tbf.
 
 ALL_TESTS="classify band_limit band_order socket_release tx_timestamps multiqueue root_only
-	   attach_kinds foreign_control_is_data"
+	   attach_kinds tunnel_wire foreign_control_is_data"
 source "$(dirname "$0")/lib.sh"
 require_cmd jq tc ethtool
 # socket_release needs a sender faster than 5 Mb/s (lib.sh: the debug lane);
@@ -382,6 +382,51 @@ kes|the underlay's ports|type erspan local 198.18.5.1 remote 198.18.5.2 seq key 
 	check_eq "$(fc "$K" -j show | jq -c '[.[].ifname] | sort')" '["k0","k2","k4","kt0"]' \
 		"flowctl ports: the veth under a VLAN and a macvlan, a bridge port, a bond slave, a tap"
 	log_test "attach: refused on a bridge, bond, team, VLAN, macvlan, ipvlan, macsec, VRF and tunnels, with the place to attach; welcome on the links under them"
+}
+
+# A vxlan between two namespaces over a veth underlay is a wire to one
+# host: refused as it is, taken with tunnel-wire on, which is then fixed;
+# a PAUSE sent into one end arrives at the other end's flowctl.
+tunnel_wire()
+{
+	local err
+
+	setup_ns V W
+	veth_pair "$V" u0 "$W" u1
+	ip -n "$V" addr add 198.18.6.1/24 dev u0
+	ip -n "$W" addr add 198.18.6.2/24 dev u1
+	ip -n "$V" link add name vx0 type vxlan id 42 local 198.18.6.1 remote 198.18.6.2 dstport 4789
+	ip -n "$W" link add name vx1 type vxlan id 42 local 198.18.6.2 remote 198.18.6.1 dstport 4789
+	ip -n "$V" link set vx0 up
+	ip -n "$W" link set vx1 up
+	err=$(ip netns exec "$V" tc qdisc add dev vx0 root flowctl 2>&1)
+	check_fail $? "flowctl attached to a vxlan without tunnel-wire"
+	echo "$err" | grep -qF "tunnel-wire on"
+	check_err $? "the refusal does not name tunnel-wire: $err"
+	err=$(ip netns exec "$V" tc qdisc add dev vx0 root flowctl tunnel-wire on 2>&1)
+	check_err $? "flowctl refused on a vxlan with tunnel-wire on: $err"
+	err=$(ip netns exec "$W" tc qdisc add dev vx1 root flowctl tunnel-wire on 2>&1)
+	check_err $? "flowctl refused on a vxlan with tunnel-wire on: $err"
+	check_eq "$(fc_get "$V" vx0 .tunnel_wire)" true "flowctl show: tunnel_wire"
+	check_eq "$(ip netns exec "$V" tc -j qdisc show dev vx0 | jq '.[0].options.tunnel_wire')" true \
+		"tc -j: tunnel_wire in the options"
+	ip netns exec "$V" tc qdisc show dev vx0 | grep -q "tunnel-wire on"
+	check_err $? "tc qdisc show does not print tunnel-wire on"
+	err=$(fc "$V" set dev vx0 tunnel-wire off 2>&1)
+	check_fail $? "tunnel-wire turned off while attached"
+	echo "$err" | grep -qF "fixed while flowctl is attached"
+	check_err $? "the refusal does not say tunnel-wire is fixed: $err"
+	check_eq "$(fc_get "$V" vx0 .tunnel_wire)" true "tunnel_wire after the refused set"
+	err=$(ip netns exec "$V" tc qdisc add dev u0 root flowctl tunnel-wire on 2>&1)
+	check_fail $? "tunnel-wire on accepted on a veth"
+	echo "$err" | grep -qF "tunnel-wire is for a vxlan"
+	check_err $? "the refusal on a veth does not say what tunnel-wire is for: $err"
+	fc "$W" stats reset dev vx1
+	fc "$V" send dev vx0 pause 1000 >/dev/null
+	check_err $? "flowctl send on vx0 failed"
+	sleep 0.3
+	check_eq "$(fc_get "$W" vx1 .stats.rx_pause)" 1 "PAUSE frames from vx0 at vx1's flowctl"
+	log_test "tunnel-wire: a vxlan refused without it, taken with it, fixed while attached; PAUSE crosses it"
 }
 
 # A MAC Control frame that reaches the qdisc from the stack (a raw socket:

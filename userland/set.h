@@ -8,14 +8,14 @@
 #include <libmnl/libmnl.h>
 #include <linux/flowctl.h>
 
-/* Settable attributes fit the have mask (the read-only ones come after). */
-_Static_assert(FLOWCTL_A_DEV_TX_STORM_MS < 32, "set's have mask too small");
+/* Settable attributes fit the have mask. */
+_Static_assert(FLOWCTL_A_DEV_MAX < 64, "set's have mask too small");
 
 /* What "flowctl set" was told: only these attributes go to the kernel. */
 struct fc_set_req {
 	const char *dev;
 	bool help;				/* "help" was asked and printed */
-	uint32_t have;				/* bit n: FLOWCTL_A_DEV_n given */
+	uint64_t have;				/* bit n: FLOWCTL_A_DEV_n given */
 	uint64_t v[FLOWCTL_A_DEV_MAX + 1];
 	uint8_t prio_have;			/* bit n: "prio n xoff .. xon .." */
 	uint32_t prio_xoff[FLOWCTL_NUM_PRIOS];

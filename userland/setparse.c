@@ -47,6 +47,8 @@ void usage_set(FILE *f)
 		"tx on: send PAUSE when our queues pass xoff (we pause the partner).\n"
 		"tx-storm: our XOFF may hold the partner at most MS (80..8000): then XON,\n"
 		"          and no XOFF again until the charge falls below xon.\n"
+		"tunnel-wire on (tc qdisc add only): the vxlan, geneve or gretap device\n"
+		"          is a point-to-point wire to one host; fixed until detached.\n"
 		"Only the settings given change; set needs CAP_NET_ADMIN.\n");
 }
 
@@ -81,7 +83,8 @@ static int twice(const char *kw)
 static const char *const set_words[] = {
 	"dev", "mode", "rx", "tx", "pfc-prios", "trust", "speed", "rate",
 	"limit", "xoff", "xon", "prio", "quanta", "prio-tc", "ets", "help",
-	"watchdog", "wd-restoration", "wd-action", "tx-storm", NULL,
+	"watchdog", "wd-restoration", "wd-action", "tx-storm", "tunnel-wire",
+	NULL,
 };
 
 static const char *const set_needs[] = {
@@ -105,6 +108,7 @@ static const char *const set_needs[] = {
 	"auto (twice the detection), or 100..60000 ms",
 	"drop, forward or alert",
 	"off, or the longest our XOFF may hold the partner, 80..8000 ms",
+	"on or off",
 };
 
 static const char *const wd_action_words[] = {
@@ -228,8 +232,11 @@ int fc_set_parse(int argc, char **argv, struct fc_set_req *r)
 			if (i < 0)
 				return bad_value(kw, arg, -EINVAL, "pause, pfc or off");
 			v = (uint64_t)i;
-		} else if (matches(kw, "rx") || matches(kw, "tx")) {
-			attr = matches(kw, "rx") ? FLOWCTL_A_DEV_RX : FLOWCTL_A_DEV_TX;
+		} else if (matches(kw, "rx") || matches(kw, "tx") ||
+			   matches(kw, "tunnel-wire")) {
+			attr = matches(kw, "rx") ? FLOWCTL_A_DEV_RX :
+			       matches(kw, "tx") ? FLOWCTL_A_DEV_TX :
+			       FLOWCTL_A_DEV_TUNNEL_WIRE;
 			if (parse_on_off(arg, &b))
 				return bad_value(kw, arg, -EINVAL, "on or off");
 			v = b;
@@ -323,7 +330,7 @@ int fc_set_parse(int argc, char **argv, struct fc_set_req *r)
 		if (attr >= 0) {
 			if (FC_HAS(r->have, attr))
 				return twice(kw);
-			r->have |= 1u << attr;
+			r->have |= 1ull << attr;
 			r->v[attr] = v;
 		}
 		argc -= 2;
@@ -359,7 +366,7 @@ void fc_set_build_opts(struct nlmsghdr *nlh, const struct fc_set_req *r)
 		{ FLOWCTL_A_DEV_QUANTA, 2 }, { FLOWCTL_A_DEV_PRIO_TC, 4 },
 		{ FLOWCTL_A_DEV_TC_BW, 0 }, { FLOWCTL_A_DEV_WD_DETECT_MS, 4 },
 		{ FLOWCTL_A_DEV_WD_RESTORE_MS, 4 }, { FLOWCTL_A_DEV_WD_ACTION, 1 },
-		{ FLOWCTL_A_DEV_TX_STORM_MS, 4 },
+		{ FLOWCTL_A_DEV_TX_STORM_MS, 4 }, { FLOWCTL_A_DEV_TUNNEL_WIRE, 1 },
 	};
 	size_t i;
 	int p;

@@ -266,6 +266,13 @@ static void print_config(const struct fc_dev *d, enum output_type t)
 		if ((t & PRINT_FP) && ms)
 			print_text(" tx-storm %llums", (unsigned long long)ms);
 	}
+	if (FC_HAS(d->have, FLOWCTL_A_DEV_TUNNEL_WIRE)) {
+		bool on = d->v[FLOWCTL_A_DEV_TUNNEL_WIRE];
+
+		print_bool(t & PRINT_JSON, "tunnel_wire", NULL, on);
+		if ((t & PRINT_FP) && on)
+			print_text(" tunnel-wire on");
+	}
 }
 
 static void print_port_counters(const struct fc_dev *d, enum output_type t)

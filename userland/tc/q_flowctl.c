@@ -77,6 +77,9 @@ static void usage(void)
 		"                   [ xon BYTES ] [ prio PRIO xoff BYTES xon BYTES ]...\n"
 		"                   [ quanta QUANTA ] [ prio-tc { TC-MAP | 8021q | numeric } ]\n"
 		"                   [ ets { TC:PERCENT[,TC:PERCENT...] | off } ]\n"
+		"                   [ watchdog { MS | off } ] [ wd-restoration { MS | auto } ]\n"
+		"                   [ wd-action { drop | forward | alert } ]\n"
+		"                   [ tx-storm { MS | off } ] [ tunnel-wire { on | off } ]\n"
 		"The words and values of \"flowctl set\" (see flowctl(8)); tc qdisc change\n"
 		"sets only what is given. xoff and xon 0 = derived from speed and limit.\n");
 }
@@ -327,6 +330,13 @@ static int flowctl_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 		print_color_uint(a.v[FLOWCTL_A_DEV_TX_STORM_MS] ? PRINT_ANY : PRINT_JSON,
 				 COLOR_NONE, "tx_storm_ms", "tx-storm %u ",
 				 (unsigned int)a.v[FLOWCTL_A_DEV_TX_STORM_MS]);
+	if (HAS(FLOWCTL_A_DEV_TUNNEL_WIRE)) {
+		print_color_on_off(PRINT_JSON, COLOR_NONE, "tunnel_wire", NULL,
+				 a.v[FLOWCTL_A_DEV_TUNNEL_WIRE]);
+		if (a.v[FLOWCTL_A_DEV_TUNNEL_WIRE])
+			print_color_string(PRINT_FP, COLOR_NONE, NULL, "%s",
+					   "tunnel-wire on ");
+	}
 #undef HAS
 	/* Per-priority thresholds, as "prio P xoff B xon B". */
 	open_json_array(PRINT_JSON, "prio");

@@ -348,7 +348,7 @@ static void test_set(void)
 		{ "dev eth0 x 1", "\"x\" is ambiguous: did you mean xoff or xon?" },
 		{ "dev eth0 p 1", "did you mean pfc-prios, prio or prio-tc?" },
 		{ "dev eth0 mdoe pfc", "What is \"mdoe\"? Did you mean mode?" },
-		{ "dev eth0 frob 1", "Expected dev, mode, rx, tx, pfc-prios, trust, speed, rate, limit, xoff, xon, prio, quanta, prio-tc, ets, help, watchdog, wd-restoration, wd-action or tx-storm." },
+		{ "dev eth0 frob 1", "Expected dev, mode, rx, tx, pfc-prios, trust, speed, rate, limit, xoff, xon, prio, quanta, prio-tc, ets, help, watchdog, wd-restoration, wd-action, tx-storm or tunnel-wire." },
 		{ "dev eth0 ets 0:30,3:60", "ets \"0:30,3:60\" is out of range" },
 		{ "dev eth0 ets 0:30,0:70", "invalid ets \"0:30,0:70\"" },
 		{ "dev eth0 ets 8:100", "ets \"8:100\" is out of range" },
@@ -478,7 +478,7 @@ static void test_watchdog(void)
 			     r.v[FLOWCTL_A_DEV_WD_RESTORE_MS] == good[i].res &&
 			     r.v[FLOWCTL_A_DEV_WD_ACTION] == good[i].act,
 			     "watchdog: \"%s\" parses to its attributes", good[i].line))
-			printf("# ret %d have %#x, said: %s", ret, r.have, captured);
+			printf("# ret %d have %#llx, said: %s", ret, (unsigned long long)r.have, captured);
 	}
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		snprintf(line, sizeof(line), "%s", bad[i].line);

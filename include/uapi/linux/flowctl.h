@@ -129,6 +129,13 @@ enum {
 					 * tx, pfc_prios, speed_mbps and the
 					 * five above: no counters, no prio
 					 */
+	FLOWCTL_A_DEV_TUNNEL_WIRE,	/* u8, given when flowctl attaches
+					 * (tc qdisc add): 1 = this vxlan,
+					 * geneve, gretap or ip6gretap device
+					 * is a point-to-point wire to one
+					 * remote host, and flowctl may attach
+					 * to it; fixed until it detaches
+					 */
 
 	__FLOWCTL_A_DEV_MAX,
 	FLOWCTL_A_DEV_MAX = (__FLOWCTL_A_DEV_MAX - 1)
