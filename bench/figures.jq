@@ -22,13 +22,13 @@ def costs($g1; $g2; $k; $u):
        (.[] | select(.qdisc | startswith("flowctl")) | select(.ratio_to_prio) |
         { group: $g1, key: "\($k)fwd/\(.frame_bytes)/\(.senders)/\(.qdisc)/prio",
           label: "\($case): \(.qdisc) / prio", value: .ratio_to_prio, unit: "x" }))),
-    # flowctl's own symbols by name (fc_*): perf does not always map a
+    # flowctl's own symbols by name (fctl_*): perf does not always map a
     # module's samples to its module.
     (.forwarding.profiles // [] | .[] | .qdisc as $q |
-      ([.symbols[] | select(.symbol | test("^_*fc_")) | .percent] | add // 0) as $own |
+      ([.symbols[] | select(.symbol | test("^_*fctl_")) | .percent] | add // 0) as $own |
       { group: $g1, key: "\($k)profile/\($q)/flowctl",
-        label: "64 B, 1 sender, CPU 0: \($q): samples in fc_* symbols", value: (($own * 100 | round) / 100), unit: "%" },
-      (.symbols | map(select(.symbol | test("^_*fc_"))) | .[0:4][] |
+        label: "64 B, 1 sender, CPU 0: \($q): samples in fctl_* symbols", value: (($own * 100 | round) / 100), unit: "%" },
+      (.symbols | map(select(.symbol | test("^_*fctl_"))) | .[0:4][] |
         { group: $g1, key: "\($k)profile/\($q)/\(.symbol)",
           label: "64 B, 1 sender, CPU 0: \($q): \(.symbol)", value: .percent, unit: "%" })),
     # Unprivileged readers next to the same port with none.

@@ -2,7 +2,7 @@
 /*
  * flowctl: IEEE 802.3x PAUSE and 802.1Q PFC in software.
  *
- * One struct fc_sched per attached qdisc. The qdisc lock guards the bands;
+ * One struct fctl_sched per attached qdisc. The qdisc lock guards the bands;
  * rx_lock guards the receive-side pause state and counters, which the
  * ingress hook updates from any CPU; the configuration is an RCU-published
  * immutable struct replaced as a whole under RTNL.
@@ -19,36 +19,36 @@
 #include <net/sch_generic.h>
 #include <uapi/linux/flowctl.h>
 
-#define FC_PRIOS		FLOWCTL_NUM_PRIOS
-#define FC_DEFAULT_LIMIT	(1024 * 1024)
-#define FC_MIN_LIMIT		(4 * 1024)
-#define FC_MAX_LIMIT		(256 * 1024 * 1024)
-#define FC_MAX_SPEED		800000	/* Mb/s: 800GBASE */
-#define FC_MIN_SPEED		10	/* Mb/s: 10BASE-T */
-#define FC_WIRE_OVERHEAD	24	/* preamble+SFD 8, FCS 4, gap 12 */
-#define FC_MSS			1448	/* a TCP segment's payload at MTU 1500 */
-#define FC_LINK_BIT		BIT(FC_PRIOS)	/* link-level PAUSE state */
+#define FCTL_PRIOS		FLOWCTL_NUM_PRIOS
+#define FCTL_DEFAULT_LIMIT	(1024 * 1024)
+#define FCTL_MIN_LIMIT		(4 * 1024)
+#define FCTL_MAX_LIMIT		(256 * 1024 * 1024)
+#define FCTL_MAX_SPEED		800000	/* Mb/s: 800GBASE */
+#define FCTL_MIN_SPEED		10	/* Mb/s: 10BASE-T */
+#define FCTL_WIRE_OVERHEAD	24	/* preamble+SFD 8, FCS 4, gap 12 */
+#define FCTL_MSS			1448	/* a TCP segment's payload at MTU 1500 */
+#define FCTL_LINK_BIT		BIT(FCTL_PRIOS)	/* link-level PAUSE state */
 /* ETS: the bytes one percent of share earns per round of the DRR */
-#define FC_ETS_QUANTUM		128
-#define FC_SW_REACTION_NS	(500 * NSEC_PER_USEC)
-#define FC_SW_REACTION_MAX	(512 * 1024)	/* bytes */
+#define FCTL_ETS_QUANTUM		128
+#define FCTL_SW_REACTION_NS	(500 * NSEC_PER_USEC)
+#define FCTL_SW_REACTION_MAX	(512 * 1024)	/* bytes */
 /* shaper: line time a late wake-up of a backlogged wire may catch up */
-#define FC_SHAPER_CATCHUP_NS	(20 * NSEC_PER_MSEC)
-#define FC_TX_RETRY_NS		(100 * NSEC_PER_USEC)	/* frame refused */
-#define FC_TX_MIN_REFRESH_NS	(50 * NSEC_PER_USEC)	/* <= 20k XOFF/s */
+#define FCTL_SHAPER_CATCHUP_NS	(20 * NSEC_PER_MSEC)
+#define FCTL_TX_RETRY_NS		(100 * NSEC_PER_USEC)	/* frame refused */
+#define FCTL_TX_MIN_REFRESH_NS	(50 * NSEC_PER_USEC)	/* <= 20k XOFF/s */
 /* Event messages per port: 1000/s sustained, bursts of 64 (netlink.c). */
-#define FC_EVENT_INTERVAL_NS	NSEC_PER_MSEC
-#define FC_EVENT_BURST		64
+#define FCTL_EVENT_INTERVAL_NS	NSEC_PER_MSEC
+#define FCTL_EVENT_BURST		64
 /* The PFC watchdog's ranges (SONiC's), ms */
-#define FC_WD_MIN_MS		100
-#define FC_WD_MAX_DETECT_MS	5000
-#define FC_WD_MAX_RESTORE_MS	60000
+#define FCTL_WD_MIN_MS		100
+#define FCTL_WD_MAX_DETECT_MS	5000
+#define FCTL_WD_MAX_RESTORE_MS	60000
 /* The send-side pause-storm guard's range (mlx5's pfc-prevention-tout), ms */
-#define FC_TX_STORM_MIN_MS	80
-#define FC_TX_STORM_MAX_MS	8000
+#define FCTL_TX_STORM_MIN_MS	80
+#define FCTL_TX_STORM_MAX_MS	8000
 
 /* Configuration: never changed once published, replaced whole. */
-struct fc_cfg {
+struct fctl_cfg {
 	u8 mode;		/* enum flowctl_mode */
 	u8 rx;
 	u8 tx;
@@ -60,10 +60,10 @@ struct fc_cfg {
 	u32 limit;		/* bytes per band */
 	u32 xoff;		/* port level, bytes; 0 = derived */
 	u32 xon;
-	u32 prio_xoff[FC_PRIOS];
-	u32 prio_xon[FC_PRIOS];
+	u32 prio_xoff[FCTL_PRIOS];
+	u32 prio_xon[FCTL_PRIOS];
 	u32 prio_tc;		/* FLOWCTL_A_DEV_PRIO_TC */
-	u8 tc_bw[FC_PRIOS];	/* ETS share per traffic class, 0 = strict */
+	u8 tc_bw[FCTL_PRIOS];	/* ETS share per traffic class, 0 = strict */
 	u32 wd_detect_ms;	/* PFC watchdog, 0 = off (wd.c) */
 	u32 wd_restore_ms;	/* 0 = 2 x detection */
 	u8 wd_action;		/* enum flowctl_wd_action */
@@ -77,7 +77,7 @@ struct fc_cfg {
  * timer for the port's) and lockless readers: show and tc's class dump
  * never take the lock the data path contends on.
  */
-struct fc_band {
+struct fctl_band {
 	struct qdisc_skb_head q;
 	u32 backlog;		/* bytes */
 	u64 empties;		/* dequeues that left it empty (watchdog) */
@@ -89,7 +89,7 @@ struct fc_band {
 	u64_stats_t wd_tx_forward;	/* watchdog: sent while stormed */
 };
 
-struct fc_band_counts {
+struct fctl_band_counts {
 	u64 tx_packets;
 	u64 tx_bytes;
 	u64 drops;
@@ -97,7 +97,7 @@ struct fc_band_counts {
 	u64 wd_tx_forward;
 };
 
-static inline void fc_stat_inc(struct u64_stats_sync *syncp, u64_stats_t *v)
+static inline void fctl_stat_inc(struct u64_stats_sync *syncp, u64_stats_t *v)
 {
 	u64_stats_update_begin(syncp);
 	u64_stats_inc(v);
@@ -105,24 +105,24 @@ static inline void fc_stat_inc(struct u64_stats_sync *syncp, u64_stats_t *v)
 }
 
 /* The ingress side of a port: bytes it owns in egress bands. */
-struct fc_charge {
+struct fctl_charge {
 	refcount_t ref;		/* the port, and each charged skb */
-	struct fc_sched __rcu *port;	/* NULL once the port is gone */
-	atomic64_t bytes[FC_PRIOS];
+	struct fctl_sched __rcu *port;	/* NULL once the port is gone */
+	atomic64_t bytes[FCTL_PRIOS];
 	struct rcu_head rcu;
 };
 
 /* What flowctl keeps in an enqueued skb's qdisc control block. */
-struct fc_skb_cb {
-	struct fc_charge *charge;	/* NULL: charged to no port */
+struct fctl_skb_cb {
+	struct fctl_charge *charge;	/* NULL: charged to no port */
 	u32 wire_len;
 	u8 cprio;
 };
 
-static inline struct fc_skb_cb *fc_skb_cb(struct sk_buff *skb)
+static inline struct fctl_skb_cb *fctl_skb_cb(struct sk_buff *skb)
 {
-	qdisc_cb_private_validate(skb, sizeof(struct fc_skb_cb));
-	return (struct fc_skb_cb *)qdisc_skb_cb(skb)->data;
+	qdisc_cb_private_validate(skb, sizeof(struct fctl_skb_cb));
+	return (struct fctl_skb_cb *)qdisc_skb_cb(skb)->data;
 }
 
 /*
@@ -130,7 +130,7 @@ static inline struct fc_skb_cb *fc_skb_cb(struct sk_buff *skb)
  * GSO skb from tap or virtio may carry gso_segs 0 (not computed yet): count
  * the segments from gso_size then.
  */
-static inline u32 fc_wire_len(const struct sk_buff *skb)
+static inline u32 fctl_wire_len(const struct sk_buff *skb)
 {
 	u32 segs = 1;
 
@@ -144,34 +144,34 @@ static inline u32 fc_wire_len(const struct sk_buff *skb)
 	}
 
 	return max_t(u32, qdisc_pkt_len(skb), ETH_ZLEN) +
-	       segs * FC_WIRE_OVERHEAD;
+	       segs * FCTL_WIRE_OVERHEAD;
 }
 
-struct fc_tx_stats {
+struct fctl_tx_stats {
 	u64 tx_pause;
 	u64 tx_xon;
 	u64 tx_pfc;
-	u64 prio_tx_pfc[FC_PRIOS];
-	u64 prio_tx_pfc_xon[FC_PRIOS];
+	u64 prio_tx_pfc[FCTL_PRIOS];
+	u64 prio_tx_pfc_xon[FCTL_PRIOS];
 	u64 tx_storm_warning;
 	u64 tx_storm_error;
 	u64 tx_xoff_short;
 };
 
-/* What the tx timer counts (fc_tx_run; fc_tx_destroy once it is gone). */
-struct fc_tx_counters {
+/* What the tx timer counts (fctl_tx_run; fctl_tx_destroy once it is gone). */
+struct fctl_tx_counters {
 	struct u64_stats_sync syncp;
 	u64_stats_t tx_pause;
 	u64_stats_t tx_xon;
 	u64_stats_t tx_pfc;
-	u64_stats_t prio_tx_pfc[FC_PRIOS];
-	u64_stats_t prio_tx_pfc_xon[FC_PRIOS];
+	u64_stats_t prio_tx_pfc[FCTL_PRIOS];
+	u64_stats_t prio_tx_pfc_xon[FCTL_PRIOS];
 	u64_stats_t tx_storm_warning;
 	u64_stats_t tx_storm_error;
 };
 
 /* Receive-side state of one priority; rx_lock except until (see rx.c). */
-struct fc_prio_rx {
+struct fctl_prio_rx {
 	u64 until;		/* CLOCK_MONOTONIC ns the gate opens, 0 = open */
 	u64 start;		/* start of the running episode */
 	u64 paused_ns;		/* closed episodes */
@@ -182,7 +182,7 @@ struct fc_prio_rx {
 };
 
 /* PFC watchdog state of one priority (wd.c); rx_lock. */
-struct fc_prio_wd {
+struct fctl_prio_wd {
 	u64 win_start;		/* the detection window's start; 0: none */
 	u64 win_paused;		/* the gate's closed time at win_start */
 	u64 win_empties;	/* the band's empties at win_start */
@@ -194,7 +194,7 @@ struct fc_prio_wd {
 	u8 state;		/* enum flowctl_wd_state */
 };
 
-struct fc_rx_stats {
+struct fctl_rx_stats {
 	u64 rx_pause;
 	u64 rx_xon;
 	u64 rx_pfc;
@@ -203,33 +203,33 @@ struct fc_rx_stats {
 	u64 rx_unsupported;
 };
 
-struct fc_sched {
+struct fctl_sched {
 	/* read mostly */
-	struct fc_cfg __rcu *cfg;
+	struct fctl_cfg __rcu *cfg;
 	struct Qdisc *sch;
 	u32 speed_mbps;		/* in use, 0 = none */
 	u64 rate;		/* shaper, bit/s, 0 = off */
 	u8 speed_src;		/* enum flowctl_speed_source */
 	bool orphan;		/* IFF_NO_QUEUE device: orphan at dequeue */
 
-	u32 thr_xoff[FC_PRIOS + 1];	/* effective; [FC_PRIOS]: port */
-	u32 thr_xon[FC_PRIOS + 1];
+	u32 thr_xoff[FCTL_PRIOS + 1];	/* effective; [FCTL_PRIOS]: port */
+	u32 thr_xon[FCTL_PRIOS + 1];
 	u32 headroom;		/* the formula's, at the speed in use */
 	/* bytes the partner may still send after our XOFF: limit - xoff */
-	u32 allowance[FC_PRIOS + 1];
-	struct fc_charge *charge;
+	u32 allowance[FCTL_PRIOS + 1];
+	struct fctl_charge *charge;
 
 	/* read/write, qdisc lock */
-	struct fc_band band[FC_PRIOS];
-	u8 order[FC_PRIOS];	/* bands as dequeue serves them, from prio_tc */
-	u8 rank[FC_PRIOS];	/* each priority's place in order[] */
+	struct fctl_band band[FCTL_PRIOS];
+	u8 order[FCTL_PRIOS];	/* bands as dequeue serves them, from prio_tc */
+	u8 rank[FCTL_PRIOS];	/* each priority's place in order[] */
 	u8 busy;		/* bit r: band order[r] holds packets */
 	u8 strict_ranks;	/* bit r: order[r] is of a strict class */
-	u8 tc_ranks[FC_PRIOS];	/* bit r: order[r] is of class tc */
+	u8 tc_ranks[FCTL_PRIOS];	/* bit r: order[r] is of class tc */
 	u8 ets_mask;		/* bit tc: the class is served by ETS */
 	u8 ets_tc;		/* ETS: the class the round robin is at */
-	u32 quantum[FC_PRIOS];	/* ETS: bytes a class earns per round */
-	u32 deficit[FC_PRIOS];	/* ETS: bytes a class may still send */
+	u32 quantum[FCTL_PRIOS];	/* ETS: bytes a class earns per round */
+	u32 deficit[FCTL_PRIOS];	/* ETS: bytes a class may still send */
 	struct qdisc_watchdog watchdog;
 	u64 t_next;		/* shaper: earliest next data transmission */
 	bool shaper_idle;	/* shaper: nothing was sendable since t_next */
@@ -239,26 +239,26 @@ struct fc_sched {
 	spinlock_t tx_lock;	/* tx_kicked, tx_dying, arming tx_timer */
 	bool tx_kicked;		/* a crossing since the run began */
 	bool tx_dying;		/* detaching: nothing arms tx_timer */
-	u16 tx_active;		/* XOFF in force: bit p, or FC_LINK_BIT */
-	bool tx_counted;	/* counted in fc_tx_ports (RTNL) */
+	u16 tx_active;		/* XOFF in force: bit p, or FCTL_LINK_BIT */
+	bool tx_counted;	/* counted in fctl_tx_ports (RTNL) */
 	u64 tx_refresh_at;
-	struct fc_tx_counters txs;
-	atomic64_t tx_xoff_short;	/* fc_update_speed */
-	atomic64_t since_xoff[FC_PRIOS + 1];	/* [FC_PRIOS]: port */
+	struct fctl_tx_counters txs;
+	atomic64_t tx_xoff_short;	/* fctl_update_speed */
+	atomic64_t since_xoff[FCTL_PRIOS + 1];	/* [FCTL_PRIOS]: port */
 	/* The pause-storm guard (tx.c), written by the tx timer alone: when
 	 * each XOFF began, which states warned, and which hit the limit and
 	 * may not pause again until their charge falls below XON (read by
 	 * uncharge, to kick the timer then).
 	 */
-	u64 xoff_began[FC_PRIOS + 1];
+	u64 xoff_began[FCTL_PRIOS + 1];
 	u16 storm_warned;
 	u16 storm_blocked;
-	atomic64_t partner_ignored[FC_PRIOS];
+	atomic64_t partner_ignored[FCTL_PRIOS];
 
 	/* read/write, rx_lock */
 	spinlock_t rx_lock ____cacheline_aligned_in_smp;
-	struct fc_prio_rx prx[FC_PRIOS];
-	struct fc_rx_stats rxs;
+	struct fctl_prio_rx prx[FCTL_PRIOS];
+	struct fctl_rx_stats rxs;
 	struct hrtimer expiry;	/* ends episodes and reports them */
 	u8 rx_link;		/* gates were set by link-level PAUSE */
 	u8 partner_mac[ETH_ALEN]; /* source of the last valid PAUSE/PFC */
@@ -269,12 +269,12 @@ struct fc_sched {
 	u64 ev_pending;		/* events not reported since the last message */
 	u64 ev_suppressed;	/* counter: every event not reported */
 	/* the PFC watchdog (wd.c) */
-	struct fc_prio_wd pwd[FC_PRIOS];
+	struct fctl_prio_wd pwd[FCTL_PRIOS];
 	struct hrtimer wd_timer;
 	u8 wd_ignore;		/* stormed, not alert: frames not honored */
 	u8 wd_drop;		/* stormed under drop (read without the lock) */
 	u8 wd_forward;		/* stormed under forward (idem) */
-	atomic64_t wd_rx_drop[FC_PRIOS];
+	atomic64_t wd_rx_drop[FCTL_PRIOS];
 
 	/* seldom used */
 	struct nf_hook_ops hook;
@@ -283,26 +283,26 @@ struct fc_sched {
 };
 
 /* One pause event to report once the locks are dropped. */
-struct fc_event {
+struct fctl_event {
 	u8 type;		/* enum flowctl_event_type */
 	s8 prio;		/* -1: link-level PAUSE */
 	u16 quanta;
 	u64 time_ns;
 };
 
-#define FC_MAX_EVENTS		(FC_PRIOS + 1)
+#define FCTL_MAX_EVENTS		(FCTL_PRIOS + 1)
 
-struct fc_events {
+struct fctl_events {
 	unsigned int n;
-	struct fc_event ev[FC_MAX_EVENTS * 2];
+	struct fctl_event ev[FCTL_MAX_EVENTS * 2];
 };
 
 /* A consistent copy of everything netlink reports. */
-struct fc_snapshot {
-	struct fc_cfg cfg;
+struct fctl_snapshot {
+	struct fctl_cfg cfg;
 	u32 speed_mbps;
 	u8 speed_src;
-	struct fc_rx_stats rxs;
+	struct fctl_rx_stats rxs;
 	struct {
 		u64 pause_left_ns;
 		u64 pause_elapsed_ns;
@@ -329,8 +329,8 @@ struct fc_snapshot {
 		u64 wd_rx_drop;
 		u64 wd_tx_forward;
 		u64 wd_stormed_ns;
-	} prio[FC_PRIOS];
-	struct fc_tx_stats txs;
+	} prio[FCTL_PRIOS];
+	struct fctl_tx_stats txs;
 	u64 partner_ignored;
 	u64 events_suppressed;
 	u32 xoff;
@@ -340,8 +340,8 @@ struct fc_snapshot {
 	u8 partner_mac[ETH_ALEN];	/* zero: none heard */
 };
 
-/* What a brief DEV_GET carries (fc_brief): no counters, no priority nests. */
-struct fc_brief {
+/* What a brief DEV_GET carries (fctl_brief): no counters, no priority nests. */
+struct fctl_brief {
 	u8 mode;
 	u8 rx;
 	u8 tx;
@@ -354,108 +354,108 @@ struct fc_brief {
 	u32 backlog_packets;
 };
 
-extern struct Qdisc_ops fc_qdisc_ops;
+extern struct Qdisc_ops fctl_qdisc_ops;
 
 /* qdisc.c */
-u8 fc_classify(const struct fc_cfg *cfg, struct sk_buff *skb);
-u32 fc_resolve_speed(struct fc_sched *q, const struct fc_cfg *cfg, u8 *src);
-struct fc_sched *fc_from_dev(struct net_device *dev);
-struct xarray *fc_net_ports(struct net *net);
-int fc_net_init(void);
-void fc_net_exit(void);
-struct fc_cfg *fc_cfg_dup(struct fc_sched *q);
-int fc_cfg_commit(struct fc_sched *q, struct fc_cfg *ncfg,
-		  struct netlink_ext_ack *extack);
-void fc_update_speed(struct fc_sched *q);
-void fc_snapshot(struct fc_sched *q, struct fc_snapshot *s);
-void fc_brief(struct fc_sched *q, struct fc_brief *b);
-void fc_reset_counters(struct fc_sched *q);
-void fc_schedule(struct fc_sched *q);
+u8 fctl_classify(const struct fctl_cfg *cfg, struct sk_buff *skb);
+u32 fctl_resolve_speed(struct fctl_sched *q, const struct fctl_cfg *cfg, u8 *src);
+struct fctl_sched *fctl_from_dev(struct net_device *dev);
+struct xarray *fctl_net_ports(struct net *net);
+int fctl_net_init(void);
+void fctl_net_exit(void);
+struct fctl_cfg *fctl_cfg_dup(struct fctl_sched *q);
+int fctl_cfg_commit(struct fctl_sched *q, struct fctl_cfg *ncfg,
+		    struct netlink_ext_ack *extack);
+void fctl_update_speed(struct fctl_sched *q);
+void fctl_snapshot(struct fctl_sched *q, struct fctl_snapshot *s);
+void fctl_brief(struct fctl_sched *q, struct fctl_brief *b);
+void fctl_reset_counters(struct fctl_sched *q);
+void fctl_schedule(struct fctl_sched *q);
 
 /* rx.c */
-void fc_rx_init(struct fc_sched *q);
-int fc_rx_hook_register(struct fc_sched *q, struct netlink_ext_ack *extack);
-void fc_rx_destroy(struct fc_sched *q);
-void fc_rx_snapshot(struct fc_sched *q, struct fc_snapshot *s);
-void fc_rx_reset_counters(struct fc_sched *q);
-void fc_rx_event(struct fc_events *evs, u8 type, s8 prio, u16 quanta,
-		 u64 time_ns);
-bool fc_rx_open(struct fc_sched *q, int prio, u64 now, struct fc_events *evs);
+void fctl_rx_init(struct fctl_sched *q);
+int fctl_rx_hook_register(struct fctl_sched *q, struct netlink_ext_ack *extack);
+void fctl_rx_destroy(struct fctl_sched *q);
+void fctl_rx_snapshot(struct fctl_sched *q, struct fctl_snapshot *s);
+void fctl_rx_reset_counters(struct fctl_sched *q);
+void fctl_rx_event(struct fctl_events *evs, u8 type, s8 prio, u16 quanta,
+		   u64 time_ns);
+bool fctl_rx_open(struct fctl_sched *q, int prio, u64 now, struct fctl_events *evs);
 
 /* tx.c */
-u32 fc_max_wire_pkt(const struct net_device *dev);
-bool fc_xoff_lasts(u16 quanta, u32 speed);
-u32 fc_headroom(u32 speed, u32 max_wire);
-void fc_tx_thresholds(struct fc_sched *q);
-struct fc_charge *fc_charge_alloc(struct fc_sched *q);
-void fc_charge_put(struct fc_charge *c);
+u32 fctl_max_wire_pkt(const struct net_device *dev);
+bool fctl_xoff_lasts(u16 quanta, u32 speed);
+u32 fctl_headroom(u32 speed, u32 max_wire);
+void fctl_tx_thresholds(struct fctl_sched *q);
+struct fctl_charge *fctl_charge_alloc(struct fctl_sched *q);
+void fctl_charge_put(struct fctl_charge *c);
 void __fc_charge_skb(struct sk_buff *skb, struct net *net, u8 prio, u8 etrust,
 		     u32 len);
 void __fc_heard_dropped(struct sk_buff *skb, struct net *net, u8 prio,
 			u8 etrust, u32 len);
 void __fc_uncharge_skb(struct sk_buff *skb);
-void fc_tx_count(struct fc_sched *q, bool on);
-void fc_tx_kick(struct fc_sched *q);
-void fc_keys_get(void);
-void fc_keys_put(void);
+void fctl_tx_count(struct fctl_sched *q, bool on);
+void fctl_tx_kick(struct fctl_sched *q);
+void fctl_keys_get(void);
+void fctl_keys_put(void);
 
 /* Ports with tx on, system wide: while there are none nothing is charged. */
-extern atomic_t fc_tx_ports;
+extern atomic_t fctl_tx_ports;
 
 /* Charge skb, enqueued by sch at prio, to the port it came in on. */
-static inline void fc_charge_skb(struct sk_buff *skb, struct Qdisc *sch,
-				 u8 prio, u8 etrust)
+static inline void fctl_charge_skb(struct sk_buff *skb, struct Qdisc *sch,
+				   u8 prio, u8 etrust)
 {
-	fc_skb_cb(skb)->charge = NULL;
-	if (atomic_read(&fc_tx_ports))
+	fctl_skb_cb(skb)->charge = NULL;
+	if (atomic_read(&fctl_tx_ports))
 		__fc_charge_skb(skb, dev_net(qdisc_dev(sch)), prio, etrust,
-				fc_wire_len(skb));
+				fctl_wire_len(skb));
 }
 
 /* skb, dropped by sch's full band: news for the port it came in on. */
-static inline void fc_heard_dropped(struct sk_buff *skb, struct Qdisc *sch,
-				    u8 prio, u8 etrust)
+static inline void fctl_heard_dropped(struct sk_buff *skb, struct Qdisc *sch,
+				      u8 prio, u8 etrust)
 {
-	if (atomic_read(&fc_tx_ports))
+	if (atomic_read(&fctl_tx_ports))
 		__fc_heard_dropped(skb, dev_net(qdisc_dev(sch)), prio, etrust,
-				   fc_wire_len(skb));
+				   fctl_wire_len(skb));
 }
 
 /* Uncharge a dequeued, dropped or purged skb. Any context. */
-static inline void fc_uncharge_skb(struct sk_buff *skb)
+static inline void fctl_uncharge_skb(struct sk_buff *skb)
 {
-	if (fc_skb_cb(skb)->charge)
+	if (fctl_skb_cb(skb)->charge)
 		__fc_uncharge_skb(skb);
 }
 
-void fc_tx_init(struct fc_sched *q);
-void fc_tx_read(struct fc_sched *q, struct fc_tx_stats *t);
-void fc_tx_reset_counters(struct fc_sched *q);
-void fc_tx_reconsider(struct fc_sched *q);
-void fc_tx_unpublish(struct fc_sched *q);
-void fc_tx_destroy(struct fc_sched *q);
+void fctl_tx_init(struct fctl_sched *q);
+void fctl_tx_read(struct fctl_sched *q, struct fctl_tx_stats *t);
+void fctl_tx_reset_counters(struct fctl_sched *q);
+void fctl_tx_reconsider(struct fctl_sched *q);
+void fctl_tx_unpublish(struct fctl_sched *q);
+void fctl_tx_destroy(struct fctl_sched *q);
 
 /* wd.c */
-void fc_wd_init(struct fc_sched *q);
-void fc_wd_destroy(struct fc_sched *q);
-void fc_wd_watch(struct fc_sched *q, const struct fc_cfg *cfg, int prio,
-		 u64 now);
-bool fc_wd_frame(struct fc_sched *q, int prio, u64 now);
-void fc_wd_config(struct fc_sched *q, const struct fc_cfg *old,
-		  const struct fc_cfg *ncfg, u64 now, struct fc_events *evs);
-void fc_wd_restart(struct fc_sched *q, const struct fc_cfg *cfg, u64 now);
-void fc_wd_snapshot(struct fc_sched *q, struct fc_snapshot *s);
-void fc_wd_reset_counters(struct fc_sched *q);
-bool fc_wd_rx_drop(struct fc_sched *q, struct sk_buff *skb);
-bool fc_wd_control(const struct sk_buff *skb);
+void fctl_wd_init(struct fctl_sched *q);
+void fctl_wd_destroy(struct fctl_sched *q);
+void fctl_wd_watch(struct fctl_sched *q, const struct fctl_cfg *cfg, int prio,
+		   u64 now);
+bool fctl_wd_frame(struct fctl_sched *q, int prio, u64 now);
+void fctl_wd_config(struct fctl_sched *q, const struct fctl_cfg *old,
+		    const struct fctl_cfg *ncfg, u64 now, struct fctl_events *evs);
+void fctl_wd_restart(struct fctl_sched *q, const struct fctl_cfg *cfg, u64 now);
+void fctl_wd_snapshot(struct fctl_sched *q, struct fctl_snapshot *s);
+void fctl_wd_reset_counters(struct fctl_sched *q);
+bool fctl_wd_rx_drop(struct fctl_sched *q, struct sk_buff *skb);
+bool fctl_wd_control(const struct sk_buff *skb);
 
 /* netlink.c */
-int fc_netlink_init(void);
-void fc_netlink_exit(void);
-void fc_notify_events(struct fc_sched *q, const struct fc_events *evs);
-void fc_notify_config(struct fc_sched *q);
-int fc_opts_parse(struct fc_sched *q, struct fc_cfg *c, struct nlattr *opt,
-		  struct netlink_ext_ack *extack);
-int fc_opts_dump(struct sk_buff *skb, const struct fc_cfg *c, u32 speed);
+int fctl_netlink_init(void);
+void fctl_netlink_exit(void);
+void fctl_notify_events(struct fctl_sched *q, const struct fctl_events *evs);
+void fctl_notify_config(struct fctl_sched *q);
+int fctl_opts_parse(struct fctl_sched *q, struct fctl_cfg *c, struct nlattr *opt,
+		    struct netlink_ext_ack *extack);
+int fctl_opts_dump(struct sk_buff *skb, const struct fctl_cfg *c, u32 speed);
 
 #endif /* _FLOWCTL_H */

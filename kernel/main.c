@@ -14,28 +14,28 @@
 #include <net/genetlink.h>
 #include "flowctl.h"
 
-static int fc_netdev_event(struct notifier_block *nb, unsigned long event,
-			   void *ptr)
+static int fctl_netdev_event(struct notifier_block *nb, unsigned long event,
+			     void *ptr)
 {
 	struct net_device *dev = netdev_notifier_info_to_dev(ptr);
-	struct fc_sched *q;
+	struct fctl_sched *q;
 
 	switch (event) {
 	case NETDEV_UP:
 	case NETDEV_CHANGE:
-		q = fc_from_dev(dev);
+		q = fctl_from_dev(dev);
 		if (q) {
-			fc_update_speed(q);
+			fctl_update_speed(q);
 			/* A frame the link refused while down goes now. */
-			fc_tx_reconsider(q);
+			fctl_tx_reconsider(q);
 		}
 		break;
 	}
 	return NOTIFY_DONE;
 }
 
-static struct notifier_block fc_netdev_nb = {
-	.notifier_call = fc_netdev_event,
+static struct notifier_block fctl_netdev_nb = {
+	.notifier_call = fctl_netdev_event,
 };
 
 /*
@@ -43,20 +43,20 @@ static struct notifier_block fc_netdev_nb = {
  * netfilter's netdev ingress) that the kernel flips, by patching its own
  * text, when the first netdev ingress hook arrives and the last one goes.
  * flowctl holds both while any flowctl qdisc exists, and lets them go
- * FC_KEYS_LINGER after the last one: attaching and detaching ports patches
+ * FCTL_KEYS_LINGER after the last one: attaching and detaching ports patches
  * nothing (Documentation/receive-path.md), while a system with the module
  * loaded and no flowctl qdisc pays nothing on receive.
  */
-#define FC_KEYS_LINGER	HZ
+#define FCTL_KEYS_LINGER	HZ
 
-static DEFINE_MUTEX(fc_keys_lock);
-static unsigned int fc_qdiscs;		/* fc_keys_lock */
-static bool fc_keys_held;		/* fc_keys_lock */
-module_param_named(ingress_keys_held, fc_keys_held, bool, 0444);
+static DEFINE_MUTEX(fctl_keys_lock);
+static unsigned int fctl_qdiscs;		/* fctl_keys_lock */
+static bool fctl_keys_held;		/* fctl_keys_lock */
+module_param_named(ingress_keys_held, fctl_keys_held, bool, 0444);
 MODULE_PARM_DESC(ingress_keys_held,
 		 "the ingress static keys are held (read only): a flowctl qdisc exists or went less than a second ago");
 
-static void fc_hold_ingress_keys(bool hold)
+static void fctl_hold_ingress_keys(bool hold)
 {
 	if (hold) {
 		net_inc_ingress_queue();
@@ -69,82 +69,82 @@ static void fc_hold_ingress_keys(bool hold)
 #endif
 		net_dec_ingress_queue();
 	}
-	WRITE_ONCE(fc_keys_held, hold);
+	WRITE_ONCE(fctl_keys_held, hold);
 }
 
-static void fc_keys_release(struct work_struct *work)
+static void fctl_keys_release(struct work_struct *work)
 {
-	mutex_lock(&fc_keys_lock);
-	if (!fc_qdiscs && fc_keys_held)
-		fc_hold_ingress_keys(false);
-	mutex_unlock(&fc_keys_lock);
+	mutex_lock(&fctl_keys_lock);
+	if (!fctl_qdiscs && fctl_keys_held)
+		fctl_hold_ingress_keys(false);
+	mutex_unlock(&fctl_keys_lock);
 }
 
-static DECLARE_DELAYED_WORK(fc_keys_work, fc_keys_release);
+static DECLARE_DELAYED_WORK(fctl_keys_work, fctl_keys_release);
 
 /* A qdisc is created (its init runs): the keys are held from here on. */
-void fc_keys_get(void)
+void fctl_keys_get(void)
 {
-	mutex_lock(&fc_keys_lock);
-	if (!fc_qdiscs++ && !fc_keys_held)
-		fc_hold_ingress_keys(true);
-	mutex_unlock(&fc_keys_lock);
+	mutex_lock(&fctl_keys_lock);
+	if (!fctl_qdiscs++ && !fctl_keys_held)
+		fctl_hold_ingress_keys(true);
+	mutex_unlock(&fctl_keys_lock);
 }
 
-/* A qdisc is destroyed: after the last, the keys go FC_KEYS_LINGER later. */
-void fc_keys_put(void)
+/* A qdisc is destroyed: after the last, the keys go FCTL_KEYS_LINGER later. */
+void fctl_keys_put(void)
 {
-	mutex_lock(&fc_keys_lock);
-	if (!--fc_qdiscs)
-		mod_delayed_work(system_wq, &fc_keys_work, FC_KEYS_LINGER);
-	mutex_unlock(&fc_keys_lock);
+	mutex_lock(&fctl_keys_lock);
+	if (!--fctl_qdiscs)
+		mod_delayed_work(system_wq, &fctl_keys_work, FCTL_KEYS_LINGER);
+	mutex_unlock(&fctl_keys_lock);
 }
 
-static int __init fc_module_init(void)
+static int __init fctl_module_init(void)
 {
 	int err;
 
-	err = fc_net_init();
+	err = fctl_net_init();
 	if (err)
 		return err;
-	err = fc_netlink_init();
+	err = fctl_netlink_init();
 	if (err)
 		goto err_net;
-	err = register_netdevice_notifier(&fc_netdev_nb);
+	err = register_netdevice_notifier(&fctl_netdev_nb);
 	if (err)
 		goto err_netlink;
-	err = register_qdisc(&fc_qdisc_ops);
+	err = register_qdisc(&fctl_qdisc_ops);
 	if (err)
 		goto err_notifier;
 	return 0;
 
 err_notifier:
-	unregister_netdevice_notifier(&fc_netdev_nb);
+	unregister_netdevice_notifier(&fctl_netdev_nb);
 err_netlink:
-	fc_netlink_exit();
+	fctl_netlink_exit();
 err_net:
-	fc_net_exit();
+	fctl_net_exit();
 	return err;
 }
 
-static void __exit fc_module_exit(void)
+static void __exit fctl_module_exit(void)
 {
-	unregister_qdisc(&fc_qdisc_ops);
+	unregister_qdisc(&fctl_qdisc_ops);
 	/* No qdisc is left (each holds a module reference). */
-	cancel_delayed_work_sync(&fc_keys_work);
-	if (fc_keys_held)
-		fc_hold_ingress_keys(false);
-	unregister_netdevice_notifier(&fc_netdev_nb);
-	fc_netlink_exit();
-	fc_net_exit();
+	cancel_delayed_work_sync(&fctl_keys_work);
+	if (fctl_keys_held)
+		fctl_hold_ingress_keys(false);
+	unregister_netdevice_notifier(&fctl_netdev_nb);
+	fctl_netlink_exit();
+	fctl_net_exit();
 	/* No rcu_barrier(): the module queues no RCU callback of its own.
 	 * Configurations and charges go by kfree_rcu(), which runs no module
 	 * code, so one still pending when the module's text is gone is safe.
 	 */
 }
 
-module_init(fc_module_init);
-module_exit(fc_module_exit);
+module_init(fctl_module_init);
+module_exit(fctl_module_exit);
 MODULE_LICENSE("GPL");
 MODULE_ALIAS("sch_flowctl");
 MODULE_ALIAS("net-sch-flowctl");

@@ -7,7 +7,7 @@
  * Every operation runs under RTNL, which is also what keeps the qdisc alive
  * while we look at it: a qdisc is only created and destroyed under RTNL.
  * A set is all-or-nothing: the new configuration is built and validated in
- * a private copy and published whole (fc_cfg_commit).
+ * a private copy and published whole (fctl_cfg_commit).
  */
 #include <linux/rtnetlink.h>
 #include <linux/xarray.h>
@@ -16,51 +16,51 @@
 #include <net/sock.h>
 #include "flowctl.h"
 
-enum { FC_MCGRP_EVENTS_IDX };
+enum { FCTL_MCGRP_EVENTS_IDX };
 
-static struct genl_family fc_genl_family;
+static struct genl_family fctl_genl_family;
 
-/* Thresholds are bytes of a band, at most FC_MAX_LIMIT. */
-static struct netlink_range_validation fc_thr_range = {
-	.min = 0, .max = FC_MAX_LIMIT,
+/* Thresholds are bytes of a band, at most FCTL_MAX_LIMIT. */
+static struct netlink_range_validation fctl_thr_range = {
+	.min = 0, .max = FCTL_MAX_LIMIT,
 };
 
-static const struct nla_policy fc_prio_set_policy[FLOWCTL_A_PRIO_MAX + 1] = {
-	[FLOWCTL_A_PRIO_PRIO]	= NLA_POLICY_MAX(NLA_U8, FC_PRIOS - 1),
-	[FLOWCTL_A_PRIO_XOFF]	= NLA_POLICY_FULL_RANGE(NLA_U32, &fc_thr_range),
-	[FLOWCTL_A_PRIO_XON]	= NLA_POLICY_FULL_RANGE(NLA_U32, &fc_thr_range),
+static const struct nla_policy fctl_prio_set_policy[FLOWCTL_A_PRIO_MAX + 1] = {
+	[FLOWCTL_A_PRIO_PRIO]	= NLA_POLICY_MAX(NLA_U8, FCTL_PRIOS - 1),
+	[FLOWCTL_A_PRIO_XOFF]	= NLA_POLICY_FULL_RANGE(NLA_U32, &fctl_thr_range),
+	[FLOWCTL_A_PRIO_XON]	= NLA_POLICY_FULL_RANGE(NLA_U32, &fctl_thr_range),
 };
 
-static struct netlink_range_validation fc_speed_range = {
-	.min = 0, .max = FC_MAX_SPEED,
+static struct netlink_range_validation fctl_speed_range = {
+	.min = 0, .max = FCTL_MAX_SPEED,
 };
 
-static struct netlink_range_validation fc_rate_range = {
-	.min = 0, .max = (u64)FC_MAX_SPEED * 1000000,
+static struct netlink_range_validation fctl_rate_range = {
+	.min = 0, .max = (u64)FCTL_MAX_SPEED * 1000000,
 };
 
-static struct netlink_range_validation fc_limit_range = {
-	.min = FC_MIN_LIMIT, .max = FC_MAX_LIMIT,
+static struct netlink_range_validation fctl_limit_range = {
+	.min = FCTL_MIN_LIMIT, .max = FCTL_MAX_LIMIT,
 };
 
 /* A policy's own max is an s16: 60000 needs the range form. */
-static struct netlink_range_validation fc_wd_restore_range = {
-	.min = 0, .max = FC_WD_MAX_RESTORE_MS,
+static struct netlink_range_validation fctl_wd_restore_range = {
+	.min = 0, .max = FCTL_WD_MAX_RESTORE_MS,
 };
 
-static const struct nla_policy fc_dev_id_policy[FLOWCTL_A_DEV_MAX + 1] = {
+static const struct nla_policy fctl_dev_id_policy[FLOWCTL_A_DEV_MAX + 1] = {
 	[FLOWCTL_A_DEV_IFINDEX]	= NLA_POLICY_MIN(NLA_U32, 1),
 	[FLOWCTL_A_DEV_IFNAME]	= { .type = NLA_NUL_STRING, .len = IFNAMSIZ - 1 },
 };
 
 /* DEV_GET: one device, or a dump; either brief. */
-static const struct nla_policy fc_dev_get_policy[FLOWCTL_A_DEV_MAX + 1] = {
+static const struct nla_policy fctl_dev_get_policy[FLOWCTL_A_DEV_MAX + 1] = {
 	[FLOWCTL_A_DEV_IFINDEX]	= NLA_POLICY_MIN(NLA_U32, 1),
 	[FLOWCTL_A_DEV_IFNAME]	= { .type = NLA_NUL_STRING, .len = IFNAMSIZ - 1 },
 	[FLOWCTL_A_DEV_BRIEF]	= { .type = NLA_FLAG },
 };
 
-static const struct nla_policy fc_dev_set_policy[FLOWCTL_A_DEV_MAX + 1] = {
+static const struct nla_policy fctl_dev_set_policy[FLOWCTL_A_DEV_MAX + 1] = {
 	[FLOWCTL_A_DEV_IFINDEX]	= NLA_POLICY_MIN(NLA_U32, 1),
 	[FLOWCTL_A_DEV_IFNAME]	= { .type = NLA_NUL_STRING, .len = IFNAMSIZ - 1 },
 	[FLOWCTL_A_DEV_MODE]	= NLA_POLICY_MAX(NLA_U8, FLOWCTL_MODE_PFC),
@@ -68,31 +68,31 @@ static const struct nla_policy fc_dev_set_policy[FLOWCTL_A_DEV_MAX + 1] = {
 	[FLOWCTL_A_DEV_TX]	= NLA_POLICY_MAX(NLA_U8, 1),
 	[FLOWCTL_A_DEV_PFC_PRIOS] = { .type = NLA_U8 },
 	[FLOWCTL_A_DEV_TRUST]	= NLA_POLICY_MAX(NLA_U8, FLOWCTL_TRUST_DSCP),
-	[FLOWCTL_A_DEV_SPEED]	= NLA_POLICY_FULL_RANGE(NLA_U32, &fc_speed_range),
-	[FLOWCTL_A_DEV_RATE]	= NLA_POLICY_FULL_RANGE(NLA_U64, &fc_rate_range),
-	[FLOWCTL_A_DEV_LIMIT]	= NLA_POLICY_FULL_RANGE(NLA_U32, &fc_limit_range),
-	[FLOWCTL_A_DEV_XOFF]	= NLA_POLICY_FULL_RANGE(NLA_U32, &fc_thr_range),
-	[FLOWCTL_A_DEV_XON]	= NLA_POLICY_FULL_RANGE(NLA_U32, &fc_thr_range),
+	[FLOWCTL_A_DEV_SPEED]	= NLA_POLICY_FULL_RANGE(NLA_U32, &fctl_speed_range),
+	[FLOWCTL_A_DEV_RATE]	= NLA_POLICY_FULL_RANGE(NLA_U64, &fctl_rate_range),
+	[FLOWCTL_A_DEV_LIMIT]	= NLA_POLICY_FULL_RANGE(NLA_U32, &fctl_limit_range),
+	[FLOWCTL_A_DEV_XOFF]	= NLA_POLICY_FULL_RANGE(NLA_U32, &fctl_thr_range),
+	[FLOWCTL_A_DEV_XON]	= NLA_POLICY_FULL_RANGE(NLA_U32, &fctl_thr_range),
 	/* 0 would make every XOFF an XON, and refresh nothing. */
 	[FLOWCTL_A_DEV_QUANTA]	= NLA_POLICY_MIN(NLA_U16, 1),
-	[FLOWCTL_A_DEV_PRIO]	= NLA_POLICY_NESTED(fc_prio_set_policy),
+	[FLOWCTL_A_DEV_PRIO]	= NLA_POLICY_NESTED(fctl_prio_set_policy),
 	/* Eight classes 0..7: bit 3 of each nibble is never set. */
 	[FLOWCTL_A_DEV_PRIO_TC]	= NLA_POLICY_MASK(NLA_U32, 0x77777777),
-	[FLOWCTL_A_DEV_TC_BW]	= NLA_POLICY_EXACT_LEN(FC_PRIOS),
-	/* 0 (off) or FC_WD_MIN_MS..: the lower bound is checked in the parse. */
-	[FLOWCTL_A_DEV_WD_DETECT_MS] = NLA_POLICY_MAX(NLA_U32, FC_WD_MAX_DETECT_MS),
-	[FLOWCTL_A_DEV_WD_RESTORE_MS] = NLA_POLICY_FULL_RANGE(NLA_U32, &fc_wd_restore_range),
-	[FLOWCTL_A_DEV_TX_STORM_MS] = NLA_POLICY_MAX(NLA_U32, FC_TX_STORM_MAX_MS),
+	[FLOWCTL_A_DEV_TC_BW]	= NLA_POLICY_EXACT_LEN(FCTL_PRIOS),
+	/* 0 (off) or FCTL_WD_MIN_MS..: the lower bound is checked in the parse. */
+	[FLOWCTL_A_DEV_WD_DETECT_MS] = NLA_POLICY_MAX(NLA_U32, FCTL_WD_MAX_DETECT_MS),
+	[FLOWCTL_A_DEV_WD_RESTORE_MS] = NLA_POLICY_FULL_RANGE(NLA_U32, &fctl_wd_restore_range),
+	[FLOWCTL_A_DEV_TX_STORM_MS] = NLA_POLICY_MAX(NLA_U32, FCTL_TX_STORM_MAX_MS),
 	[FLOWCTL_A_DEV_TUNNEL_WIRE] = NLA_POLICY_MAX(NLA_U8, 1),
 	[FLOWCTL_A_DEV_WD_ACTION] = NLA_POLICY_MAX(NLA_U8, FLOWCTL_WD_ALERT),
 };
 
-static int fc_put_u64(struct sk_buff *msg, int attr, u64 v, int pad)
+static int fctl_put_u64(struct sk_buff *msg, int attr, u64 v, int pad)
 {
 	return nla_put_u64_64bit(msg, attr, v, pad);
 }
 
-static int fc_fill_stats(struct sk_buff *msg, const struct fc_snapshot *s)
+static int fctl_fill_stats(struct sk_buff *msg, const struct fctl_snapshot *s)
 {
 	const int pad = FLOWCTL_A_STATS_PAD;
 	struct nlattr *nest;
@@ -100,27 +100,27 @@ static int fc_fill_stats(struct sk_buff *msg, const struct fc_snapshot *s)
 	nest = nla_nest_start(msg, FLOWCTL_A_DEV_STATS);
 	if (!nest)
 		return -EMSGSIZE;
-	if (fc_put_u64(msg, FLOWCTL_A_STATS_RX_PAUSE, s->rxs.rx_pause, pad) ||
-	    fc_put_u64(msg, FLOWCTL_A_STATS_RX_XON, s->rxs.rx_xon, pad) ||
-	    fc_put_u64(msg, FLOWCTL_A_STATS_RX_PFC, s->rxs.rx_pfc, pad) ||
-	    fc_put_u64(msg, FLOWCTL_A_STATS_TX_PAUSE, s->txs.tx_pause, pad) ||
-	    fc_put_u64(msg, FLOWCTL_A_STATS_TX_XON, s->txs.tx_xon, pad) ||
-	    fc_put_u64(msg, FLOWCTL_A_STATS_TX_PFC, s->txs.tx_pfc, pad) ||
-	    fc_put_u64(msg, FLOWCTL_A_STATS_TX_STORM_WARNING,
-		       s->txs.tx_storm_warning, pad) ||
-	    fc_put_u64(msg, FLOWCTL_A_STATS_TX_STORM_ERROR,
-		       s->txs.tx_storm_error, pad) ||
-	    fc_put_u64(msg, FLOWCTL_A_STATS_TX_XOFF_SHORT,
-		       s->txs.tx_xoff_short, pad) ||
-	    fc_put_u64(msg, FLOWCTL_A_STATS_RX_IGNORED, s->rxs.rx_ignored, pad) ||
-	    fc_put_u64(msg, FLOWCTL_A_STATS_RX_MALFORMED,
-		       s->rxs.rx_malformed, pad) ||
-	    fc_put_u64(msg, FLOWCTL_A_STATS_RX_UNSUPPORTED,
-		       s->rxs.rx_unsupported, pad) ||
-	    fc_put_u64(msg, FLOWCTL_A_STATS_PARTNER_IGNORED,
-		       s->partner_ignored, pad) ||
-	    fc_put_u64(msg, FLOWCTL_A_STATS_EVENTS_SUPPRESSED,
-		       s->events_suppressed, pad)) {
+	if (fctl_put_u64(msg, FLOWCTL_A_STATS_RX_PAUSE, s->rxs.rx_pause, pad) ||
+	    fctl_put_u64(msg, FLOWCTL_A_STATS_RX_XON, s->rxs.rx_xon, pad) ||
+	    fctl_put_u64(msg, FLOWCTL_A_STATS_RX_PFC, s->rxs.rx_pfc, pad) ||
+	    fctl_put_u64(msg, FLOWCTL_A_STATS_TX_PAUSE, s->txs.tx_pause, pad) ||
+	    fctl_put_u64(msg, FLOWCTL_A_STATS_TX_XON, s->txs.tx_xon, pad) ||
+	    fctl_put_u64(msg, FLOWCTL_A_STATS_TX_PFC, s->txs.tx_pfc, pad) ||
+	    fctl_put_u64(msg, FLOWCTL_A_STATS_TX_STORM_WARNING,
+			 s->txs.tx_storm_warning, pad) ||
+	    fctl_put_u64(msg, FLOWCTL_A_STATS_TX_STORM_ERROR,
+			 s->txs.tx_storm_error, pad) ||
+	    fctl_put_u64(msg, FLOWCTL_A_STATS_TX_XOFF_SHORT,
+			 s->txs.tx_xoff_short, pad) ||
+	    fctl_put_u64(msg, FLOWCTL_A_STATS_RX_IGNORED, s->rxs.rx_ignored, pad) ||
+	    fctl_put_u64(msg, FLOWCTL_A_STATS_RX_MALFORMED,
+			 s->rxs.rx_malformed, pad) ||
+	    fctl_put_u64(msg, FLOWCTL_A_STATS_RX_UNSUPPORTED,
+			 s->rxs.rx_unsupported, pad) ||
+	    fctl_put_u64(msg, FLOWCTL_A_STATS_PARTNER_IGNORED,
+			 s->partner_ignored, pad) ||
+	    fctl_put_u64(msg, FLOWCTL_A_STATS_EVENTS_SUPPRESSED,
+			 s->events_suppressed, pad)) {
 		nla_nest_cancel(msg, nest);
 		return -EMSGSIZE;
 	}
@@ -128,8 +128,8 @@ static int fc_fill_stats(struct sk_buff *msg, const struct fc_snapshot *s)
 	return 0;
 }
 
-static int fc_fill_prio(struct sk_buff *msg, const struct fc_snapshot *s,
-			int prio)
+static int fctl_fill_prio(struct sk_buff *msg, const struct fctl_snapshot *s,
+			  int prio)
 {
 	const int pad = FLOWCTL_A_PRIO_PAD;
 	struct nlattr *nest;
@@ -140,38 +140,38 @@ static int fc_fill_prio(struct sk_buff *msg, const struct fc_snapshot *s,
 		return -EMSGSIZE;
 	if (nla_put_u8(msg, FLOWCTL_A_PRIO_PRIO, prio) ||
 	    nla_put_u8(msg, FLOWCTL_A_PRIO_PAUSED, p->pause_left_ns > 0) ||
-	    fc_put_u64(msg, FLOWCTL_A_PRIO_PAUSE_LEFT_NS, p->pause_left_ns, pad) ||
-	    fc_put_u64(msg, FLOWCTL_A_PRIO_PAUSE_ELAPSED_NS,
-		       p->pause_elapsed_ns, pad) ||
-	    fc_put_u64(msg, FLOWCTL_A_PRIO_PAUSED_NS_TOTAL,
-		       p->paused_ns_total, pad) ||
-	    fc_put_u64(msg, FLOWCTL_A_PRIO_PAUSE_EPISODES, p->episodes, pad) ||
-	    fc_put_u64(msg, FLOWCTL_A_PRIO_RX_PFC, p->rx_pfc, pad) ||
-	    fc_put_u64(msg, FLOWCTL_A_PRIO_RX_PFC_XON, p->rx_pfc_xon, pad) ||
-	    fc_put_u64(msg, FLOWCTL_A_PRIO_TX_PFC, p->tx_pfc, pad) ||
-	    fc_put_u64(msg, FLOWCTL_A_PRIO_TX_PFC_XON, p->tx_pfc_xon, pad) ||
-	    fc_put_u64(msg, FLOWCTL_A_PRIO_TX_PACKETS, p->tx_packets, pad) ||
-	    fc_put_u64(msg, FLOWCTL_A_PRIO_TX_BYTES, p->tx_bytes, pad) ||
-	    fc_put_u64(msg, FLOWCTL_A_PRIO_BACKLOG_BYTES, p->backlog_bytes, pad) ||
-	    fc_put_u64(msg, FLOWCTL_A_PRIO_BACKLOG_PACKETS,
-		       p->backlog_packets, pad) ||
-	    fc_put_u64(msg, FLOWCTL_A_PRIO_DROPS, p->drops, pad) ||
+	    fctl_put_u64(msg, FLOWCTL_A_PRIO_PAUSE_LEFT_NS, p->pause_left_ns, pad) ||
+	    fctl_put_u64(msg, FLOWCTL_A_PRIO_PAUSE_ELAPSED_NS,
+			 p->pause_elapsed_ns, pad) ||
+	    fctl_put_u64(msg, FLOWCTL_A_PRIO_PAUSED_NS_TOTAL,
+			 p->paused_ns_total, pad) ||
+	    fctl_put_u64(msg, FLOWCTL_A_PRIO_PAUSE_EPISODES, p->episodes, pad) ||
+	    fctl_put_u64(msg, FLOWCTL_A_PRIO_RX_PFC, p->rx_pfc, pad) ||
+	    fctl_put_u64(msg, FLOWCTL_A_PRIO_RX_PFC_XON, p->rx_pfc_xon, pad) ||
+	    fctl_put_u64(msg, FLOWCTL_A_PRIO_TX_PFC, p->tx_pfc, pad) ||
+	    fctl_put_u64(msg, FLOWCTL_A_PRIO_TX_PFC_XON, p->tx_pfc_xon, pad) ||
+	    fctl_put_u64(msg, FLOWCTL_A_PRIO_TX_PACKETS, p->tx_packets, pad) ||
+	    fctl_put_u64(msg, FLOWCTL_A_PRIO_TX_BYTES, p->tx_bytes, pad) ||
+	    fctl_put_u64(msg, FLOWCTL_A_PRIO_BACKLOG_BYTES, p->backlog_bytes, pad) ||
+	    fctl_put_u64(msg, FLOWCTL_A_PRIO_BACKLOG_PACKETS,
+			 p->backlog_packets, pad) ||
+	    fctl_put_u64(msg, FLOWCTL_A_PRIO_DROPS, p->drops, pad) ||
 	    nla_put_u32(msg, FLOWCTL_A_PRIO_XOFF, p->xoff) ||
 	    nla_put_u32(msg, FLOWCTL_A_PRIO_XON, p->xon) ||
-	    fc_put_u64(msg, FLOWCTL_A_PRIO_CHARGE_BYTES, p->charge_bytes, pad) ||
+	    fctl_put_u64(msg, FLOWCTL_A_PRIO_CHARGE_BYTES, p->charge_bytes, pad) ||
 	    nla_put_u8(msg, FLOWCTL_A_PRIO_XOFF_ACTIVE,
 		       p->xoff_active || s->tx_link_active) ||
-	    fc_put_u64(msg, FLOWCTL_A_PRIO_PARTNER_IGNORED,
-		       p->partner_ignored, pad) ||
+	    fctl_put_u64(msg, FLOWCTL_A_PRIO_PARTNER_IGNORED,
+			 p->partner_ignored, pad) ||
 	    nla_put_u8(msg, FLOWCTL_A_PRIO_WD_STATE, p->wd_state) ||
-	    fc_put_u64(msg, FLOWCTL_A_PRIO_WD_STORMS, p->wd_storms, pad) ||
-	    fc_put_u64(msg, FLOWCTL_A_PRIO_WD_RESTORED, p->wd_restored, pad) ||
-	    fc_put_u64(msg, FLOWCTL_A_PRIO_WD_TX_DROP, p->wd_tx_drop, pad) ||
-	    fc_put_u64(msg, FLOWCTL_A_PRIO_WD_RX_DROP, p->wd_rx_drop, pad) ||
-	    fc_put_u64(msg, FLOWCTL_A_PRIO_WD_TX_FORWARD, p->wd_tx_forward,
-		       pad) ||
-	    fc_put_u64(msg, FLOWCTL_A_PRIO_WD_STORMED_NS_TOTAL,
-		       p->wd_stormed_ns, pad)) {
+	    fctl_put_u64(msg, FLOWCTL_A_PRIO_WD_STORMS, p->wd_storms, pad) ||
+	    fctl_put_u64(msg, FLOWCTL_A_PRIO_WD_RESTORED, p->wd_restored, pad) ||
+	    fctl_put_u64(msg, FLOWCTL_A_PRIO_WD_TX_DROP, p->wd_tx_drop, pad) ||
+	    fctl_put_u64(msg, FLOWCTL_A_PRIO_WD_RX_DROP, p->wd_rx_drop, pad) ||
+	    fctl_put_u64(msg, FLOWCTL_A_PRIO_WD_TX_FORWARD, p->wd_tx_forward,
+			 pad) ||
+	    fctl_put_u64(msg, FLOWCTL_A_PRIO_WD_STORMED_NS_TOTAL,
+			 p->wd_stormed_ns, pad)) {
 		nla_nest_cancel(msg, nest);
 		return -EMSGSIZE;
 	}
@@ -180,8 +180,8 @@ static int fc_fill_prio(struct sk_buff *msg, const struct fc_snapshot *s,
 }
 
 /* The port's state in five numbers, in the full reply and the brief one. */
-static int fc_put_state(struct sk_buff *msg, u8 paused, u8 xoff_active,
-			u8 stormed, u32 backlog_bytes, u32 backlog_packets)
+static int fctl_put_state(struct sk_buff *msg, u8 paused, u8 xoff_active,
+			  u8 stormed, u32 backlog_bytes, u32 backlog_packets)
 {
 	return nla_put_u8(msg, FLOWCTL_A_DEV_PAUSED, paused) ||
 	       nla_put_u8(msg, FLOWCTL_A_DEV_XOFF_ACTIVE, xoff_active) ||
@@ -191,14 +191,14 @@ static int fc_put_state(struct sk_buff *msg, u8 paused, u8 xoff_active,
 }
 
 /* The same from a snapshot. */
-static int fc_put_snapshot_state(struct sk_buff *msg,
-				 const struct fc_snapshot *s)
+static int fctl_put_snapshot_state(struct sk_buff *msg,
+				   const struct fctl_snapshot *s)
 {
 	u8 paused = 0, xoff_active = 0, stormed = 0;
 	u64 bytes = 0, packets = 0;
 	int prio;
 
-	for (prio = 0; prio < FC_PRIOS; prio++) {
+	for (prio = 0; prio < FCTL_PRIOS; prio++) {
 		if (s->prio[prio].pause_left_ns)
 			paused |= BIT(prio);
 		if (s->prio[prio].xoff_active || s->tx_link_active)
@@ -208,7 +208,7 @@ static int fc_put_snapshot_state(struct sk_buff *msg,
 		bytes += s->prio[prio].backlog_bytes;
 		packets += s->prio[prio].backlog_packets;
 	}
-	return fc_put_state(msg, paused, xoff_active, stormed,
+	return fctl_put_state(msg, paused, xoff_active, stormed,
 			    min_t(u64, bytes, U32_MAX),
 			    min_t(u64, packets, U32_MAX));
 }
@@ -217,15 +217,15 @@ static int fc_put_snapshot_state(struct sk_buff *msg,
  * One device in brief: what "flowctl -br show" prints, about a tenth of
  * the full reply's bytes and attributes (a dump of thousands of ports).
  */
-static int fc_nl_fill_brief(struct sk_buff *msg, struct fc_sched *q,
-			    u32 portid, u32 seq, int flags)
+static int fctl_nl_fill_brief(struct sk_buff *msg, struct fctl_sched *q,
+			      u32 portid, u32 seq, int flags)
 {
 	struct net_device *dev = qdisc_dev(q->sch);
-	struct fc_brief b;
+	struct fctl_brief b;
 	void *hdr;
 
-	fc_brief(q, &b);
-	hdr = genlmsg_put(msg, portid, seq, &fc_genl_family, flags,
+	fctl_brief(q, &b);
+	hdr = genlmsg_put(msg, portid, seq, &fctl_genl_family, flags,
 			  FLOWCTL_CMD_DEV_GET);
 	if (!hdr)
 		return -EMSGSIZE;
@@ -236,8 +236,8 @@ static int fc_nl_fill_brief(struct sk_buff *msg, struct fc_sched *q,
 	    nla_put_u8(msg, FLOWCTL_A_DEV_TX, b.tx) ||
 	    nla_put_u8(msg, FLOWCTL_A_DEV_PFC_PRIOS, b.pfc_prios) ||
 	    nla_put_u32(msg, FLOWCTL_A_DEV_SPEED_MBPS, b.speed_mbps) ||
-	    fc_put_state(msg, b.paused, b.xoff_active, b.stormed,
-			 b.backlog_bytes, b.backlog_packets)) {
+	    fctl_put_state(msg, b.paused, b.xoff_active, b.stormed,
+			   b.backlog_bytes, b.backlog_packets)) {
 		genlmsg_cancel(msg, hdr);
 		return -EMSGSIZE;
 	}
@@ -246,16 +246,16 @@ static int fc_nl_fill_brief(struct sk_buff *msg, struct fc_sched *q,
 }
 
 /* One device, from a snapshot; s is scratch space (too big for the stack). */
-static int fc_nl_fill(struct sk_buff *msg, struct fc_sched *q,
-		      struct fc_snapshot *s, u32 portid, u32 seq, int flags)
+static int fctl_nl_fill(struct sk_buff *msg, struct fctl_sched *q,
+			struct fctl_snapshot *s, u32 portid, u32 seq, int flags)
 {
 	struct net_device *dev = qdisc_dev(q->sch);
-	const struct fc_cfg *c = &s->cfg;
+	const struct fctl_cfg *c = &s->cfg;
 	void *hdr;
 	int prio;
 
-	fc_snapshot(q, s);
-	hdr = genlmsg_put(msg, portid, seq, &fc_genl_family, flags,
+	fctl_snapshot(q, s);
+	hdr = genlmsg_put(msg, portid, seq, &fctl_genl_family, flags,
 			  FLOWCTL_CMD_DEV_GET);
 	if (!hdr)
 		return -EMSGSIZE;
@@ -269,27 +269,27 @@ static int fc_nl_fill(struct sk_buff *msg, struct fc_sched *q,
 	    nla_put_u32(msg, FLOWCTL_A_DEV_SPEED, c->speed) ||
 	    nla_put_u32(msg, FLOWCTL_A_DEV_SPEED_MBPS, s->speed_mbps) ||
 	    nla_put_u8(msg, FLOWCTL_A_DEV_SPEED_SOURCE, s->speed_src) ||
-	    fc_put_u64(msg, FLOWCTL_A_DEV_RATE, c->rate, FLOWCTL_A_DEV_PAD) ||
+	    fctl_put_u64(msg, FLOWCTL_A_DEV_RATE, c->rate, FLOWCTL_A_DEV_PAD) ||
 	    nla_put_u32(msg, FLOWCTL_A_DEV_LIMIT, c->limit) ||
 	    nla_put_u32(msg, FLOWCTL_A_DEV_XOFF, s->xoff) ||
 	    nla_put_u32(msg, FLOWCTL_A_DEV_XON, s->xon) ||
 	    nla_put_u16(msg, FLOWCTL_A_DEV_QUANTA, c->quanta) ||
 	    nla_put_u32(msg, FLOWCTL_A_DEV_HEADROOM, s->headroom) ||
 	    nla_put_u32(msg, FLOWCTL_A_DEV_PRIO_TC, c->prio_tc) ||
-	    nla_put(msg, FLOWCTL_A_DEV_TC_BW, FC_PRIOS, c->tc_bw) ||
+	    nla_put(msg, FLOWCTL_A_DEV_TC_BW, FCTL_PRIOS, c->tc_bw) ||
 	    nla_put_u32(msg, FLOWCTL_A_DEV_WD_DETECT_MS, c->wd_detect_ms) ||
 	    nla_put_u32(msg, FLOWCTL_A_DEV_WD_RESTORE_MS, c->wd_restore_ms) ||
 	    nla_put_u8(msg, FLOWCTL_A_DEV_WD_ACTION, c->wd_action) ||
 	    nla_put_u32(msg, FLOWCTL_A_DEV_TX_STORM_MS, c->tx_storm_ms) ||
 	    nla_put_u8(msg, FLOWCTL_A_DEV_TUNNEL_WIRE, c->tunnel_wire) ||
-	    fc_put_snapshot_state(msg, s) ||
-	    fc_fill_stats(msg, s))
+	    fctl_put_snapshot_state(msg, s) ||
+	    fctl_fill_stats(msg, s))
 		goto cancel;
 	if (!is_zero_ether_addr(s->partner_mac) &&
 	    nla_put(msg, FLOWCTL_A_DEV_PARTNER_MAC, ETH_ALEN, s->partner_mac))
 		goto cancel;
-	for (prio = 0; prio < FC_PRIOS; prio++)
-		if (fc_fill_prio(msg, s, prio))
+	for (prio = 0; prio < FCTL_PRIOS; prio++)
+		if (fctl_fill_prio(msg, s, prio))
 			goto cancel;
 	genlmsg_end(msg, hdr);
 	return 0;
@@ -300,14 +300,14 @@ cancel:
 }
 
 /* The device named by ifindex or ifname, with its flowctl qdisc. RTNL. */
-static struct fc_sched *fc_nl_find(struct genl_info *info)
+static struct fctl_sched *fctl_nl_find(struct genl_info *info)
 {
 	struct nlattr *idx = info->attrs[FLOWCTL_A_DEV_IFINDEX];
 	struct nlattr *name = info->attrs[FLOWCTL_A_DEV_IFNAME];
 	struct net *net = genl_info_net(info);
 	struct net_device *dev = NULL;
 	struct nlattr *which = idx ? idx : name;
-	struct fc_sched *q;
+	struct fctl_sched *q;
 
 	if (!which) {
 		NL_SET_ERR_MSG(info->extack,
@@ -337,7 +337,7 @@ static struct fc_sched *fc_nl_find(struct genl_info *info)
 		}
 		dev = by_name;
 	}
-	q = fc_from_dev(dev);
+	q = fctl_from_dev(dev);
 	if (!q) {
 		NL_SET_ERR_MSG_ATTR(info->extack, which,
 				    "device has no flowctl root qdisc");
@@ -346,11 +346,11 @@ static struct fc_sched *fc_nl_find(struct genl_info *info)
 	return q;
 }
 
-static int fc_nl_get_doit(struct sk_buff *skb, struct genl_info *info)
+static int fctl_nl_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct fc_snapshot *s;
+	struct fctl_snapshot *s;
 	struct sk_buff *msg;
-	struct fc_sched *q;
+	struct fctl_sched *q;
 	bool brief;
 	int err;
 
@@ -362,14 +362,14 @@ static int fc_nl_get_doit(struct sk_buff *skb, struct genl_info *info)
 		goto free;
 	}
 	rtnl_lock();
-	q = fc_nl_find(info);
+	q = fctl_nl_find(info);
 	if (IS_ERR(q))
 		err = PTR_ERR(q);
 	else if (brief)
-		err = fc_nl_fill_brief(msg, q, info->snd_portid,
-				       info->snd_seq, 0);
+		err = fctl_nl_fill_brief(msg, q, info->snd_portid,
+					 info->snd_seq, 0);
 	else
-		err = fc_nl_fill(msg, q, s, info->snd_portid, info->snd_seq, 0);
+		err = fctl_nl_fill(msg, q, s, info->snd_portid, info->snd_seq, 0);
 	rtnl_unlock();
 	if (err)
 		goto free;
@@ -384,14 +384,14 @@ free:
 
 /*
  * A dump walks the namespace's flowctl ports in ifindex order, from their
- * own index (fc_net_ports()): a part resumes at the first ifindex it has
+ * own index (fctl_net_ports()): a part resumes at the first ifindex it has
  * not sent, with one lookup, and costs what it carries. A port that comes
  * or goes during a dump is reported or not by where its ifindex falls, as
  * in rtnetlink's dumps; none is reported twice.
  *
  * cb->args[0]: brief; cb->args[1]: the ifindex the next part starts at.
  */
-static int fc_nl_get_dump_start(struct netlink_callback *cb)
+static int fctl_nl_get_dump_start(struct netlink_callback *cb)
 {
 	/* genetlink validated the request against the op's policy. */
 	cb->args[0] = !!nlmsg_find_attr(cb->nlh, GENL_HDRLEN,
@@ -400,13 +400,13 @@ static int fc_nl_get_dump_start(struct netlink_callback *cb)
 	return 0;
 }
 
-static int fc_nl_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+static int fctl_nl_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	struct xarray *ports = fc_net_ports(sock_net(skb->sk));
+	struct xarray *ports = fctl_net_ports(sock_net(skb->sk));
 	unsigned long ifindex;
 	bool brief = cb->args[0];
-	struct fc_snapshot *s;
-	struct fc_sched *q;
+	struct fctl_snapshot *s;
+	struct fctl_sched *q;
 	int err = 0;
 
 	s = brief ? NULL : kmalloc(sizeof(*s), GFP_KERNEL);
@@ -415,12 +415,12 @@ static int fc_nl_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	rtnl_lock();
 	xa_for_each_start(ports, ifindex, q, cb->args[1]) {
 		if (brief)
-			err = fc_nl_fill_brief(skb, q,
-					       NETLINK_CB(cb->skb).portid,
+			err = fctl_nl_fill_brief(skb, q,
+						 NETLINK_CB(cb->skb).portid,
 					       cb->nlh->nlmsg_seq, NLM_F_MULTI);
 		else
-			err = fc_nl_fill(skb, q, s, NETLINK_CB(cb->skb).portid,
-					 cb->nlh->nlmsg_seq, NLM_F_MULTI);
+			err = fctl_nl_fill(skb, q, s, NETLINK_CB(cb->skb).portid,
+					   cb->nlh->nlmsg_seq, NLM_F_MULTI);
 		if (err)
 			break;
 	}
@@ -436,8 +436,8 @@ static int fc_nl_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	return skb->len;
 }
 
-static int fc_nl_set_thresholds(u32 xoff, u32 xon, u32 limit, u32 head,
-				const struct nlattr *at,
+static int fctl_nl_set_thresholds(u32 xoff, u32 xon, u32 limit, u32 head,
+				  const struct nlattr *at,
 				struct netlink_ext_ack *extack)
 {
 	if (!xoff && !xon)
@@ -464,10 +464,10 @@ static int fc_nl_set_thresholds(u32 xoff, u32 xon, u32 limit, u32 head,
  * tx on needs an XOFF that outlasts its refresh at the speed in force,
  * checked when a set touches what times it. A device that reports no
  * speed while it has carrier needs speed or rate; one without carrier is
- * timed when it comes up (fc_update_speed counts what is then too short).
+ * timed when it comes up (fctl_update_speed counts what is then too short).
  */
-static int fc_nl_check_xoff(struct fc_sched *q, const struct fc_cfg *c,
-			    struct nlattr **tb, u32 speed,
+static int fctl_nl_check_xoff(struct fctl_sched *q, const struct fctl_cfg *c,
+			      struct nlattr **tb, u32 speed,
 			    struct netlink_ext_ack *extack)
 {
 	if (!c->tx || c->mode == FLOWCTL_MODE_OFF ||
@@ -482,9 +482,9 @@ static int fc_nl_check_xoff(struct fc_sched *q, const struct fc_cfg *c,
 				    "tx on needs a speed to time its XOFF and the device reports none: set speed or rate");
 		return -EINVAL;
 	}
-	if (fc_xoff_lasts(c->quanta, speed))
+	if (fctl_xoff_lasts(c->quanta, speed))
 		return 0;
-	if (!fc_xoff_lasts(0xffff, speed)) {
+	if (!fctl_xoff_lasts(0xffff, speed)) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[FLOWCTL_A_DEV_TX],
 				    "tx on: at this speed (above 335 Gb/s) even 65535 quanta last under the 100 us flowctl's XOFF refresh needs");
 		return -ERANGE;
@@ -494,8 +494,8 @@ static int fc_nl_check_xoff(struct fc_sched *q, const struct fc_cfg *c,
 	return -ERANGE;
 }
 
-static int fc_parse_cfg(struct fc_sched *q, struct fc_cfg *c,
-			struct nlattr **tb, const struct nlattr *attrs, int len,
+static int fctl_parse_cfg(struct fctl_sched *q, struct fctl_cfg *c,
+			  struct nlattr **tb, const struct nlattr *attrs, int len,
 			struct netlink_ext_ack *extack)
 {
 	struct nlattr *ptb[FLOWCTL_A_PRIO_MAX + 1];
@@ -516,7 +516,7 @@ static int fc_parse_cfg(struct fc_sched *q, struct fc_cfg *c,
 		c->trust = nla_get_u8(tb[FLOWCTL_A_DEV_TRUST]);
 	if (tb[FLOWCTL_A_DEV_SPEED]) {
 		c->speed = nla_get_u32(tb[FLOWCTL_A_DEV_SPEED]);
-		if (c->speed && c->speed < FC_MIN_SPEED) {
+		if (c->speed && c->speed < FCTL_MIN_SPEED) {
 			NL_SET_ERR_MSG_ATTR(extack, tb[FLOWCTL_A_DEV_SPEED],
 					    "speed below Ethernet's 10 Mb/s");
 			return -ERANGE;
@@ -544,19 +544,19 @@ static int fc_parse_cfg(struct fc_sched *q, struct fc_cfg *c,
 		const u8 *bw = nla_data(tb[FLOWCTL_A_DEV_TC_BW]);
 		unsigned int sum = 0, tc;
 
-		for (tc = 0; tc < FC_PRIOS; tc++)
+		for (tc = 0; tc < FCTL_PRIOS; tc++)
 			sum += bw[tc];
 		if (sum != 0 && sum != 100) {
 			NL_SET_ERR_MSG_ATTR(extack, tb[FLOWCTL_A_DEV_TC_BW],
 					    "ETS shares must sum to 100 (or all be 0: strict priority only)");
 			return -EINVAL;
 		}
-		memcpy(c->tc_bw, bw, FC_PRIOS);
+		memcpy(c->tc_bw, bw, FCTL_PRIOS);
 	}
 	if (tb[FLOWCTL_A_DEV_WD_DETECT_MS]) {
 		u32 ms = nla_get_u32(tb[FLOWCTL_A_DEV_WD_DETECT_MS]);
 
-		if (ms && ms < FC_WD_MIN_MS) {
+		if (ms && ms < FCTL_WD_MIN_MS) {
 			NL_SET_ERR_MSG_ATTR(extack, tb[FLOWCTL_A_DEV_WD_DETECT_MS],
 					    "watchdog detection: 0 (off) or 100..5000 ms");
 			return -ERANGE;
@@ -566,7 +566,7 @@ static int fc_parse_cfg(struct fc_sched *q, struct fc_cfg *c,
 	if (tb[FLOWCTL_A_DEV_WD_RESTORE_MS]) {
 		u32 ms = nla_get_u32(tb[FLOWCTL_A_DEV_WD_RESTORE_MS]);
 
-		if (ms && ms < FC_WD_MIN_MS) {
+		if (ms && ms < FCTL_WD_MIN_MS) {
 			NL_SET_ERR_MSG_ATTR(extack, tb[FLOWCTL_A_DEV_WD_RESTORE_MS],
 					    "watchdog restoration: 0 (twice the detection) or 100..60000 ms");
 			return -ERANGE;
@@ -575,7 +575,7 @@ static int fc_parse_cfg(struct fc_sched *q, struct fc_cfg *c,
 	}
 	if (tb[FLOWCTL_A_DEV_WD_ACTION])
 		c->wd_action = nla_get_u8(tb[FLOWCTL_A_DEV_WD_ACTION]);
-	/* Fixed at attach (fc_init() sets it before it parses). */
+	/* Fixed at attach (fctl_init() sets it before it parses). */
 	if (tb[FLOWCTL_A_DEV_TUNNEL_WIRE] &&
 	    nla_get_u8(tb[FLOWCTL_A_DEV_TUNNEL_WIRE]) != c->tunnel_wire) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[FLOWCTL_A_DEV_TUNNEL_WIRE],
@@ -585,7 +585,7 @@ static int fc_parse_cfg(struct fc_sched *q, struct fc_cfg *c,
 	if (tb[FLOWCTL_A_DEV_TX_STORM_MS]) {
 		u32 ms = nla_get_u32(tb[FLOWCTL_A_DEV_TX_STORM_MS]);
 
-		if (ms && ms < FC_TX_STORM_MIN_MS) {
+		if (ms && ms < FCTL_TX_STORM_MIN_MS) {
 			NL_SET_ERR_MSG_ATTR(extack, tb[FLOWCTL_A_DEV_TX_STORM_MS],
 					    "tx-storm: 0 (off) or 80..8000 ms");
 			return -ERANGE;
@@ -596,17 +596,17 @@ static int fc_parse_cfg(struct fc_sched *q, struct fc_cfg *c,
 	/* The headroom XOFF must leave depends on the speed this set gives,
 	 * and so does how long our XOFF lasts: it must outlast its refresh.
 	 */
-	speed = fc_resolve_speed(q, c, &src);
-	err = fc_nl_check_xoff(q, c, tb, speed, extack);
+	speed = fctl_resolve_speed(q, c, &src);
+	err = fctl_nl_check_xoff(q, c, tb, speed, extack);
 	if (err)
 		return err;
-	head = fc_headroom(speed, fc_max_wire_pkt(qdisc_dev(q->sch)));
+	head = fctl_headroom(speed, fctl_max_wire_pkt(qdisc_dev(q->sch)));
 
 	nla_for_each_attr(a, attrs, len, rem) {
 		if (nla_type(a) != FLOWCTL_A_DEV_PRIO)
 			continue;
 		err = nla_parse_nested(ptb, FLOWCTL_A_PRIO_MAX, a,
-				       fc_prio_set_policy, extack);
+				       fctl_prio_set_policy, extack);
 		if (err)
 			return err;
 		if (!ptb[FLOWCTL_A_PRIO_PRIO]) {
@@ -618,8 +618,8 @@ static int fc_parse_cfg(struct fc_sched *q, struct fc_cfg *c,
 			c->prio_xoff[prio] = nla_get_u32(ptb[FLOWCTL_A_PRIO_XOFF]);
 		if (ptb[FLOWCTL_A_PRIO_XON])
 			c->prio_xon[prio] = nla_get_u32(ptb[FLOWCTL_A_PRIO_XON]);
-		err = fc_nl_set_thresholds(c->prio_xoff[prio],
-					   c->prio_xon[prio], c->limit, head, a,
+		err = fctl_nl_set_thresholds(c->prio_xoff[prio],
+					     c->prio_xon[prio], c->limit, head, a,
 					   extack);
 		if (err)
 			return err;
@@ -628,10 +628,10 @@ static int fc_parse_cfg(struct fc_sched *q, struct fc_cfg *c,
 	a = tb[FLOWCTL_A_DEV_XOFF] ? tb[FLOWCTL_A_DEV_XOFF] :
 	    tb[FLOWCTL_A_DEV_XON] ? tb[FLOWCTL_A_DEV_XON] :
 	    tb[FLOWCTL_A_DEV_LIMIT];
-	err = fc_nl_set_thresholds(c->xoff, c->xon, c->limit, head, a, extack);
+	err = fctl_nl_set_thresholds(c->xoff, c->xon, c->limit, head, a, extack);
 	if (err)
 		return err;
-	for (prio = 0; prio < FC_PRIOS; prio++) {
+	for (prio = 0; prio < FCTL_PRIOS; prio++) {
 		a = tb[FLOWCTL_A_DEV_LIMIT] ? tb[FLOWCTL_A_DEV_LIMIT] :
 		    tb[FLOWCTL_A_DEV_SPEED] ? tb[FLOWCTL_A_DEV_SPEED] :
 		    tb[FLOWCTL_A_DEV_RATE];
@@ -647,17 +647,17 @@ static int fc_parse_cfg(struct fc_sched *q, struct fc_cfg *c,
 
 /*
  * tc's TCA_OPTIONS (qdisc add, replace, change): the attributes of
- * FLOWCTL_CMD_DEV_SET, checked by the same policy and fc_parse_cfg(), with
+ * FLOWCTL_CMD_DEV_SET, checked by the same policy and fctl_parse_cfg(), with
  * the same extack words. The device is tc's, so naming one is refused.
  */
-int fc_opts_parse(struct fc_sched *q, struct fc_cfg *c, struct nlattr *opt,
-		  struct netlink_ext_ack *extack)
+int fctl_opts_parse(struct fctl_sched *q, struct fctl_cfg *c, struct nlattr *opt,
+		    struct netlink_ext_ack *extack)
 {
 	struct nlattr *tb[FLOWCTL_A_DEV_MAX + 1];
 	int err;
 
 	err = __nla_parse(tb, FLOWCTL_A_DEV_MAX, nla_data(opt), nla_len(opt),
-			  fc_dev_set_policy, NL_VALIDATE_STRICT, extack);
+			  fctl_dev_set_policy, NL_VALIDATE_STRICT, extack);
 	if (err)
 		return err;
 	if (tb[FLOWCTL_A_DEV_IFINDEX] || tb[FLOWCTL_A_DEV_IFNAME]) {
@@ -667,7 +667,7 @@ int fc_opts_parse(struct fc_sched *q, struct fc_cfg *c, struct nlattr *opt,
 				    "tc options name no device: tc's dev is the port");
 		return -EINVAL;
 	}
-	return fc_parse_cfg(q, c, tb, nla_data(opt), nla_len(opt), extack);
+	return fctl_parse_cfg(q, c, tb, nla_data(opt), nla_len(opt), extack);
 }
 
 /*
@@ -676,7 +676,7 @@ int fc_opts_parse(struct fc_sched *q, struct fc_cfg *c, struct nlattr *opt,
  * speed in use, which makes the quanta a time; the rest of what is in
  * force (the derived thresholds) is in the xstats and in "flowctl show".
  */
-int fc_opts_dump(struct sk_buff *skb, const struct fc_cfg *c, u32 speed)
+int fctl_opts_dump(struct sk_buff *skb, const struct fctl_cfg *c, u32 speed)
 {
 	struct nlattr *opts, *nest;
 	int prio;
@@ -691,20 +691,20 @@ int fc_opts_dump(struct sk_buff *skb, const struct fc_cfg *c, u32 speed)
 	    nla_put_u8(skb, FLOWCTL_A_DEV_TRUST, c->trust) ||
 	    nla_put_u32(skb, FLOWCTL_A_DEV_SPEED, c->speed) ||
 	    nla_put_u32(skb, FLOWCTL_A_DEV_SPEED_MBPS, speed) ||
-	    fc_put_u64(skb, FLOWCTL_A_DEV_RATE, c->rate, FLOWCTL_A_DEV_PAD) ||
+	    fctl_put_u64(skb, FLOWCTL_A_DEV_RATE, c->rate, FLOWCTL_A_DEV_PAD) ||
 	    nla_put_u32(skb, FLOWCTL_A_DEV_LIMIT, c->limit) ||
 	    nla_put_u32(skb, FLOWCTL_A_DEV_XOFF, c->xoff) ||
 	    nla_put_u32(skb, FLOWCTL_A_DEV_XON, c->xon) ||
 	    nla_put_u16(skb, FLOWCTL_A_DEV_QUANTA, c->quanta) ||
 	    nla_put_u32(skb, FLOWCTL_A_DEV_PRIO_TC, c->prio_tc) ||
-	    nla_put(skb, FLOWCTL_A_DEV_TC_BW, FC_PRIOS, c->tc_bw) ||
+	    nla_put(skb, FLOWCTL_A_DEV_TC_BW, FCTL_PRIOS, c->tc_bw) ||
 	    nla_put_u32(skb, FLOWCTL_A_DEV_WD_DETECT_MS, c->wd_detect_ms) ||
 	    nla_put_u32(skb, FLOWCTL_A_DEV_WD_RESTORE_MS, c->wd_restore_ms) ||
 	    nla_put_u8(skb, FLOWCTL_A_DEV_WD_ACTION, c->wd_action) ||
 	    nla_put_u32(skb, FLOWCTL_A_DEV_TX_STORM_MS, c->tx_storm_ms) ||
 	    nla_put_u8(skb, FLOWCTL_A_DEV_TUNNEL_WIRE, c->tunnel_wire))
 		goto cancel;
-	for (prio = 0; prio < FC_PRIOS; prio++) {
+	for (prio = 0; prio < FCTL_PRIOS; prio++) {
 		if (!c->prio_xoff[prio] && !c->prio_xon[prio])
 			continue;
 		nest = nla_nest_start(skb, FLOWCTL_A_DEV_PRIO);
@@ -722,55 +722,55 @@ cancel:
 	return -EMSGSIZE;
 }
 
-static int fc_nl_set_doit(struct sk_buff *skb, struct genl_info *info)
+static int fctl_nl_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct fc_cfg *ncfg;
-	struct fc_sched *q;
+	struct fctl_cfg *ncfg;
+	struct fctl_sched *q;
 	int err;
 
 	rtnl_lock();
-	q = fc_nl_find(info);
+	q = fctl_nl_find(info);
 	if (IS_ERR(q)) {
 		err = PTR_ERR(q);
 		goto unlock;
 	}
-	ncfg = fc_cfg_dup(q);
+	ncfg = fctl_cfg_dup(q);
 	if (!ncfg) {
 		err = -ENOMEM;
 		goto unlock;
 	}
-	err = fc_parse_cfg(q, ncfg, info->attrs,
-			   nlmsg_attrdata(info->nlhdr, GENL_HDRLEN),
+	err = fctl_parse_cfg(q, ncfg, info->attrs,
+			     nlmsg_attrdata(info->nlhdr, GENL_HDRLEN),
 			   nlmsg_attrlen(info->nlhdr, GENL_HDRLEN), info->extack);
 	if (err) {
 		kfree(ncfg);
 		goto unlock;
 	}
-	err = fc_cfg_commit(q, ncfg, info->extack);
+	err = fctl_cfg_commit(q, ncfg, info->extack);
 	if (!err)
-		fc_notify_config(q);
+		fctl_notify_config(q);
 unlock:
 	rtnl_unlock();
 	return err;
 }
 
-static int fc_nl_reset_doit(struct sk_buff *skb, struct genl_info *info)
+static int fctl_nl_reset_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct fc_sched *q;
+	struct fctl_sched *q;
 	int err = 0;
 
 	rtnl_lock();
-	q = fc_nl_find(info);
+	q = fctl_nl_find(info);
 	if (IS_ERR(q))
 		err = PTR_ERR(q);
 	else
-		fc_reset_counters(q);
+		fctl_reset_counters(q);
 	rtnl_unlock();
 	return err;
 }
 
 /* An event message's header attributes; entries come on top. */
-static size_t fc_event_size(unsigned int entries)
+static size_t fctl_event_size(unsigned int entries)
 {
 	size_t entry = nla_total_size(0) +		/* ENTRY nest */
 		       nla_total_size(sizeof(u8)) +	/* TYPE */
@@ -787,35 +787,35 @@ static size_t fc_event_size(unsigned int entries)
 	       entries * entry;
 }
 
-static struct sk_buff *fc_event_new(struct fc_sched *q, u8 type,
-				    unsigned int entries, gfp_t gfp, void **hdr)
+static struct sk_buff *fctl_event_new(struct fctl_sched *q, u8 type,
+				      unsigned int entries, gfp_t gfp, void **hdr)
 {
 	struct net_device *dev = qdisc_dev(q->sch);
 	struct sk_buff *msg;
 
 	/* Sized to fit: a listener's buffer holds more of them. */
-	msg = genlmsg_new(fc_event_size(entries), gfp);
+	msg = genlmsg_new(fctl_event_size(entries), gfp);
 	if (!msg)
 		return NULL;
-	*hdr = genlmsg_put(msg, 0, 0, &fc_genl_family, 0, FLOWCTL_CMD_EVENT);
+	*hdr = genlmsg_put(msg, 0, 0, &fctl_genl_family, 0, FLOWCTL_CMD_EVENT);
 	if (!*hdr ||
 	    (type && nla_put_u8(msg, FLOWCTL_A_EVENT_TYPE, type)) ||
 	    nla_put_u32(msg, FLOWCTL_A_EVENT_IFINDEX, dev->ifindex) ||
 	    nla_put_string(msg, FLOWCTL_A_EVENT_IFNAME, dev->name) ||
-	    fc_put_u64(msg, FLOWCTL_A_EVENT_TIMESTAMP_NS, ktime_get_ns(),
-		       FLOWCTL_A_EVENT_PAD)) {
+	    fctl_put_u64(msg, FLOWCTL_A_EVENT_TIMESTAMP_NS, ktime_get_ns(),
+			 FLOWCTL_A_EVENT_PAD)) {
 		nlmsg_free(msg);
 		return NULL;
 	}
 	return msg;
 }
 
-static void fc_event_send(struct fc_sched *q, struct sk_buff *msg, void *hdr,
-			  gfp_t gfp)
+static void fctl_event_send(struct fctl_sched *q, struct sk_buff *msg, void *hdr,
+			    gfp_t gfp)
 {
 	genlmsg_end(msg, hdr);
-	genlmsg_multicast_netns(&fc_genl_family, dev_net(qdisc_dev(q->sch)),
-				msg, 0, FC_MCGRP_EVENTS_IDX, gfp);
+	genlmsg_multicast_netns(&fctl_genl_family, dev_net(qdisc_dev(q->sch)),
+				msg, 0, FCTL_MCGRP_EVENTS_IDX, gfp);
 }
 
 /*
@@ -824,17 +824,17 @@ static void fc_event_send(struct fc_sched *q, struct sk_buff *msg, void *hdr,
  * multicast a message per frame. Events refused are counted (pending goes
  * out with the port's next message, suppressed is a counter). rx_lock.
  */
-static bool fc_event_budget(struct fc_sched *q, unsigned int n, u64 *pending)
+static bool fctl_event_budget(struct fctl_sched *q, unsigned int n, u64 *pending)
 {
-	const u64 cap = FC_EVENT_BURST * FC_EVENT_INTERVAL_NS;
+	const u64 cap = FCTL_EVENT_BURST * FCTL_EVENT_INTERVAL_NS;
 	u64 now = ktime_get_ns();
 	bool ok;
 
 	q->ev_credit = min(cap, q->ev_credit + (now - q->ev_last));
 	q->ev_last = now;
-	ok = q->ev_credit >= FC_EVENT_INTERVAL_NS;
+	ok = q->ev_credit >= FCTL_EVENT_INTERVAL_NS;
 	if (ok) {
-		q->ev_credit -= FC_EVENT_INTERVAL_NS;
+		q->ev_credit -= FCTL_EVENT_INTERVAL_NS;
 		*pending = q->ev_pending;
 		q->ev_pending = 0;
 	} else {
@@ -844,7 +844,7 @@ static bool fc_event_budget(struct fc_sched *q, unsigned int n, u64 *pending)
 	return ok;
 }
 
-static void fc_event_lost(struct fc_sched *q, unsigned int n, u64 pending)
+static void fctl_event_lost(struct fctl_sched *q, unsigned int n, u64 pending)
 {
 	spin_lock_bh(&q->rx_lock);
 	q->ev_pending += pending + n;
@@ -852,7 +852,7 @@ static void fc_event_lost(struct fc_sched *q, unsigned int n, u64 pending)
 	spin_unlock_bh(&q->rx_lock);
 }
 
-static int fc_event_put_entry(struct sk_buff *msg, const struct fc_event *e)
+static int fctl_event_put_entry(struct sk_buff *msg, const struct fctl_event *e)
 {
 	struct nlattr *nest;
 
@@ -862,8 +862,8 @@ static int fc_event_put_entry(struct sk_buff *msg, const struct fc_event *e)
 	if (nla_put_u8(msg, FLOWCTL_A_ENTRY_TYPE, e->type) ||
 	    (e->prio >= 0 && nla_put_u8(msg, FLOWCTL_A_ENTRY_PRIO, e->prio)) ||
 	    nla_put_u16(msg, FLOWCTL_A_ENTRY_QUANTA, e->quanta) ||
-	    fc_put_u64(msg, FLOWCTL_A_ENTRY_TIME_NS, e->time_ns,
-		       FLOWCTL_A_ENTRY_PAD)) {
+	    fctl_put_u64(msg, FLOWCTL_A_ENTRY_TIME_NS, e->time_ns,
+			 FLOWCTL_A_ENTRY_PAD)) {
 		nla_nest_cancel(msg, nest);
 		return -EMSGSIZE;
 	}
@@ -876,7 +876,7 @@ static int fc_event_put_entry(struct sk_buff *msg, const struct fc_event *e)
  * message at most, within the port's budget. Any context (GFP_ATOMIC),
  * no flowctl lock held.
  */
-void fc_notify_events(struct fc_sched *q, const struct fc_events *evs)
+void fctl_notify_events(struct fctl_sched *q, const struct fctl_events *evs)
 {
 	struct net *net = dev_net(qdisc_dev(q->sch));
 	struct sk_buff *msg;
@@ -886,99 +886,99 @@ void fc_notify_events(struct fc_sched *q, const struct fc_events *evs)
 	bool ok;
 
 	if (!evs->n ||
-	    !genl_has_listeners(&fc_genl_family, net, FC_MCGRP_EVENTS_IDX))
+	    !genl_has_listeners(&fctl_genl_family, net, FCTL_MCGRP_EVENTS_IDX))
 		return;
 	spin_lock_bh(&q->rx_lock);
-	ok = fc_event_budget(q, evs->n, &pending);
+	ok = fctl_event_budget(q, evs->n, &pending);
 	spin_unlock_bh(&q->rx_lock);
 	if (!ok)
 		return;
 
 	/* No type at the top level: each entry has its own. */
-	msg = fc_event_new(q, 0, evs->n, GFP_ATOMIC, &hdr);
+	msg = fctl_event_new(q, 0, evs->n, GFP_ATOMIC, &hdr);
 	if (!msg)
 		goto lost;
 	if (nla_put_u8(msg, FLOWCTL_A_EVENT_DIR, FLOWCTL_DIR_RX) ||
-	    (pending && fc_put_u64(msg, FLOWCTL_A_EVENT_SUPPRESSED, pending,
+	    (pending && fctl_put_u64(msg, FLOWCTL_A_EVENT_SUPPRESSED, pending,
 				   FLOWCTL_A_EVENT_PAD)))
 		goto free;
 	for (i = 0; i < evs->n; i++)
-		if (fc_event_put_entry(msg, &evs->ev[i]))
+		if (fctl_event_put_entry(msg, &evs->ev[i]))
 			goto free;
-	fc_event_send(q, msg, hdr, GFP_ATOMIC);
+	fctl_event_send(q, msg, hdr, GFP_ATOMIC);
 	return;
 
 free:
 	nlmsg_free(msg);
 lost:
-	fc_event_lost(q, evs->n, pending);
+	fctl_event_lost(q, evs->n, pending);
 }
 
-void fc_notify_config(struct fc_sched *q)
+void fctl_notify_config(struct fctl_sched *q)
 {
 	struct net *net = dev_net(qdisc_dev(q->sch));
 	struct sk_buff *msg;
 	void *hdr;
 
-	if (!genl_has_listeners(&fc_genl_family, net, FC_MCGRP_EVENTS_IDX))
+	if (!genl_has_listeners(&fctl_genl_family, net, FCTL_MCGRP_EVENTS_IDX))
 		return;
-	msg = fc_event_new(q, FLOWCTL_EVENT_CONFIG, 0, GFP_KERNEL, &hdr);
+	msg = fctl_event_new(q, FLOWCTL_EVENT_CONFIG, 0, GFP_KERNEL, &hdr);
 	if (msg)
-		fc_event_send(q, msg, hdr, GFP_KERNEL);
+		fctl_event_send(q, msg, hdr, GFP_KERNEL);
 }
 
-static const struct genl_ops fc_genl_ops[] = {
+static const struct genl_ops fctl_genl_ops[] = {
 	{
 		.cmd	= FLOWCTL_CMD_DEV_GET,
-		.doit	= fc_nl_get_doit,
-		.start	= fc_nl_get_dump_start,
-		.dumpit	= fc_nl_get_dumpit,
-		.policy	= fc_dev_get_policy,
+		.doit	= fctl_nl_get_doit,
+		.start	= fctl_nl_get_dump_start,
+		.dumpit	= fctl_nl_get_dumpit,
+		.policy	= fctl_dev_get_policy,
 		.maxattr = FLOWCTL_A_DEV_MAX,
 	},
 	{
 		.cmd	= FLOWCTL_CMD_DEV_SET,
-		.doit	= fc_nl_set_doit,
-		.policy	= fc_dev_set_policy,
+		.doit	= fctl_nl_set_doit,
+		.policy	= fctl_dev_set_policy,
 		.maxattr = FLOWCTL_A_DEV_MAX,
 		.flags	= GENL_UNS_ADMIN_PERM,
 	},
 	{
 		.cmd	= FLOWCTL_CMD_STATS_RESET,
-		.doit	= fc_nl_reset_doit,
-		.policy	= fc_dev_id_policy,
+		.doit	= fctl_nl_reset_doit,
+		.policy	= fctl_dev_id_policy,
 		.maxattr = FLOWCTL_A_DEV_MAX,
 		.flags	= GENL_UNS_ADMIN_PERM,
 	},
 };
 
 /* Events: for administrators, as DEV_SET (flowctl.8, DIAGNOSTICS). */
-static const struct genl_multicast_group fc_mcgrps[] = {
-	[FC_MCGRP_EVENTS_IDX] = {
+static const struct genl_multicast_group fctl_mcgrps[] = {
+	[FCTL_MCGRP_EVENTS_IDX] = {
 		.name = FLOWCTL_MCGRP_EVENTS,
 		.flags = GENL_MCAST_CAP_NET_ADMIN,
 	},
 };
 
-static struct genl_family fc_genl_family __ro_after_init = {
+static struct genl_family fctl_genl_family __ro_after_init = {
 	.name		= FLOWCTL_FAMILY_NAME,
 	.version	= FLOWCTL_FAMILY_VERSION,
 	.netnsok	= true,
 	.parallel_ops	= true,
 	.module		= THIS_MODULE,
-	.ops		= fc_genl_ops,
-	.n_ops		= ARRAY_SIZE(fc_genl_ops),
+	.ops		= fctl_genl_ops,
+	.n_ops		= ARRAY_SIZE(fctl_genl_ops),
 	.resv_start_op	= FLOWCTL_CMD_EVENT + 1,
-	.mcgrps		= fc_mcgrps,
-	.n_mcgrps	= ARRAY_SIZE(fc_mcgrps),
+	.mcgrps		= fctl_mcgrps,
+	.n_mcgrps	= ARRAY_SIZE(fctl_mcgrps),
 };
 
-int fc_netlink_init(void)
+int fctl_netlink_init(void)
 {
-	return genl_register_family(&fc_genl_family);
+	return genl_register_family(&fctl_genl_family);
 }
 
-void fc_netlink_exit(void)
+void fctl_netlink_exit(void)
 {
-	genl_unregister_family(&fc_genl_family);
+	genl_unregister_family(&fctl_genl_family);
 }

@@ -38,7 +38,7 @@
 #include <net/netns/generic.h>
 #include "flowctl.h"
 
-u8 fc_classify(const struct fc_cfg *cfg, struct sk_buff *skb)
+u8 fctl_classify(const struct fctl_cfg *cfg, struct sk_buff *skb)
 {
 	int off = skb_mac_header_was_set(skb) ? skb_mac_offset(skb) : 0;
 	__be16 proto = skb->protocol;
@@ -69,16 +69,16 @@ u8 fc_classify(const struct fc_cfg *cfg, struct sk_buff *skb)
 			return dsfield >> 5;
 		}
 	}
-	return skb->priority < FC_PRIOS ? skb->priority : 0;
+	return skb->priority < FCTL_PRIOS ? skb->priority : 0;
 }
 
-static int fc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
-		      struct sk_buff **to_free)
+static int fctl_enqueue(struct sk_buff *skb, struct Qdisc *sch,
+			struct sk_buff **to_free)
 {
-	struct fc_sched *q = qdisc_priv(sch);
+	struct fctl_sched *q = qdisc_priv(sch);
 	unsigned int len = qdisc_pkt_len(skb);
-	const struct fc_cfg *cfg;
-	struct fc_band *b;
+	const struct fctl_cfg *cfg;
+	struct fctl_band *b;
 	u8 prio;
 
 	/* No lane of its own for 0x8808: the port's own XOFF/XON go to the
@@ -88,21 +88,21 @@ static int fc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	 */
 	/* The transmit path holds rcu_read_lock_bh(). */
 	cfg = rcu_dereference_bh(q->cfg);
-	prio = fc_classify(cfg, skb);
+	prio = fctl_classify(cfg, skb);
 	b = &q->band[prio];
 	if (unlikely(b->backlog + len > cfg->limit)) {
-		fc_heard_dropped(skb, sch, prio, cfg->trust);
-		fc_stat_inc(&b->syncp, &b->drops);
+		fctl_heard_dropped(skb, sch, prio, cfg->trust);
+		fctl_stat_inc(&b->syncp, &b->drops);
 		return qdisc_drop(skb, sch, to_free);
 	}
 	/* The watchdog drops the data that arrives for a priority stormed
 	 * under drop; the link's control traffic still goes.
 	 */
-	if (unlikely(READ_ONCE(q->wd_drop) & BIT(prio)) && !fc_wd_control(skb)) {
-		fc_stat_inc(&b->syncp, &b->wd_tx_drop);
+	if (unlikely(READ_ONCE(q->wd_drop) & BIT(prio)) && !fctl_wd_control(skb)) {
+		fctl_stat_inc(&b->syncp, &b->wd_tx_drop);
 		return qdisc_drop(skb, sch, to_free);
 	}
-	fc_charge_skb(skb, sch, prio, cfg->trust);
+	fctl_charge_skb(skb, sch, prio, cfg->trust);
 	q->shaper_idle |= !sch->q.qlen;
 	__qdisc_enqueue_tail(skb, &b->q);
 	q->busy |= BIT(q->rank[prio]);
@@ -117,8 +117,8 @@ static int fc_enqueue(struct sk_buff *skb, struct Qdisc *sch,
  * classes, or one ETS class) that holds packets and whose gate is open, or
  * NULL; *next is lowered to the earliest time a gate it passed over opens.
  */
-static struct fc_band *fc_pick(struct fc_sched *q, unsigned long mask,
-			       u64 *now, u64 *next)
+static struct fctl_band *fctl_pick(struct fctl_sched *q, unsigned long mask,
+				   u64 *now, u64 *next)
 {
 	unsigned long m;
 	int prio;
@@ -157,19 +157,19 @@ static struct fc_band *fc_pick(struct fc_sched *q, unsigned long mask,
  * as DRR would grant them one empty round at a time: at most two rounds of
  * eight turns per packet.
  */
-static struct fc_band *fc_ets_pick(struct fc_sched *q, u64 *now, u64 *next)
+static struct fctl_band *fctl_ets_pick(struct fctl_sched *q, u64 *now, u64 *next)
 {
-	struct fc_band *cand[FC_PRIOS];
-	u32 len[FC_PRIOS], rounds, r;
+	struct fctl_band *cand[FCTL_PRIOS];
+	u32 len[FCTL_PRIOS], rounds, r;
 	bool any = false;
 	int tc, step, pass;
 
-	for (tc = 0; tc < FC_PRIOS; tc++) {
+	for (tc = 0; tc < FCTL_PRIOS; tc++) {
 		cand[tc] = q->ets_mask & BIT(tc) ?
-			   fc_pick(q, q->tc_ranks[tc], now, next) : NULL;
+			   fctl_pick(q, q->tc_ranks[tc], now, next) : NULL;
 		if (cand[tc]) {
 			/* Shares are of the wire (802.1Qaz), as the shaper's. */
-			len[tc] = fc_wire_len(cand[tc]->q.head);
+			len[tc] = fctl_wire_len(cand[tc]->q.head);
 			any = true;
 		} else {
 			q->deficit[tc] = 0;
@@ -178,7 +178,7 @@ static struct fc_band *fc_ets_pick(struct fc_sched *q, u64 *now, u64 *next)
 	if (!any)
 		return NULL;
 	for (pass = 0; pass < 2; pass++) {
-		for (step = 0; step < FC_PRIOS; step++) {
+		for (step = 0; step < FCTL_PRIOS; step++) {
 			tc = q->ets_tc;
 			if (cand[tc]) {
 				if (len[tc] <= q->deficit[tc]) {
@@ -187,33 +187,33 @@ static struct fc_band *fc_ets_pick(struct fc_sched *q, u64 *now, u64 *next)
 				}
 				q->deficit[tc] += q->quantum[tc];
 			}
-			q->ets_tc = (tc + 1) % FC_PRIOS;
+			q->ets_tc = (tc + 1) % FCTL_PRIOS;
 		}
 		rounds = U32_MAX;
-		for (tc = 0; tc < FC_PRIOS; tc++) {
+		for (tc = 0; tc < FCTL_PRIOS; tc++) {
 			if (!cand[tc])
 				continue;
 			r = len[tc] > q->deficit[tc] ?
 			    DIV_ROUND_UP(len[tc] - q->deficit[tc], q->quantum[tc]) : 0;
 			rounds = min(rounds, r);
 		}
-		for (tc = 0; tc < FC_PRIOS; tc++)
+		for (tc = 0; tc < FCTL_PRIOS; tc++)
 			if (cand[tc])
 				q->deficit[tc] += rounds * q->quantum[tc];
 	}
 	/* Not reached: the second round finds a class its deficit covers. */
-	for (tc = 0; tc < FC_PRIOS; tc++)
+	for (tc = 0; tc < FCTL_PRIOS; tc++)
 		if (cand[tc])
 			return cand[tc];
 	return NULL;
 }
 
-static struct sk_buff *fc_dequeue(struct Qdisc *sch)
+static struct sk_buff *fctl_dequeue(struct Qdisc *sch)
 {
-	struct fc_sched *q = qdisc_priv(sch);
+	struct fctl_sched *q = qdisc_priv(sch);
 	u64 next = U64_MAX, now = 0, rate;
 	struct sk_buff *skb;
-	struct fc_band *b;
+	struct fctl_band *b;
 
 	/* The run loop's last call finds nothing: no clock read for it. */
 	if (!sch->q.qlen)
@@ -221,7 +221,7 @@ static struct sk_buff *fc_dequeue(struct Qdisc *sch)
 
 	/* The shaper: a virtual clock of the wire. While the queue stays
 	 * sendable, a late wake-up (timer latency, a VM's stalled CPU) may
-	 * catch up by FC_SHAPER_CATCHUP_NS of line time, so it does not lower
+	 * catch up by FCTL_SHAPER_CATCHUP_NS of line time, so it does not lower
 	 * the average rate. A wire that was idle (empty, or every queued band
 	 * paused) earns nothing: its clock restarts at the next transmission.
 	 */
@@ -237,9 +237,9 @@ static struct sk_buff *fc_dequeue(struct Qdisc *sch)
 	/* Strict classes first, highest class first; then the ETS classes
 	 * (802.1Qaz) by deficit round robin.
 	 */
-	b = fc_pick(q, q->strict_ranks, &now, &next);
+	b = fctl_pick(q, q->strict_ranks, &now, &next);
 	if (!b && (q->busy & ~q->strict_ranks))
-		b = fc_ets_pick(q, &now, &next);
+		b = fctl_ets_pick(q, &now, &next);
 	if (b) {
 		skb = __qdisc_dequeue_head(&b->q);
 		if (!b->q.qlen) {
@@ -253,11 +253,11 @@ static struct sk_buff *fc_dequeue(struct Qdisc *sch)
 		u64_stats_inc(&b->tx_packets);
 		u64_stats_add(&b->tx_bytes, qdisc_pkt_len(skb));
 		u64_stats_update_end(&b->syncp);
-		fc_uncharge_skb(skb);
+		fctl_uncharge_skb(skb);
 		if (rate) {
 			q->t_next = max(q->t_next, q->shaper_idle ? now :
-					now - FC_SHAPER_CATCHUP_NS) +
-				    div64_u64((u64)fc_wire_len(skb) * 8 *
+					now - FCTL_SHAPER_CATCHUP_NS) +
+				    div64_u64((u64)fctl_wire_len(skb) * 8 *
 					      NSEC_PER_SEC, rate);
 			q->shaper_idle = false;
 		}
@@ -280,40 +280,40 @@ found:
 	return skb;
 }
 
-static void fc_purge_queue(struct qdisc_skb_head *qh)
+static void fctl_purge_queue(struct qdisc_skb_head *qh)
 {
 	struct sk_buff *skb;
 
 	for (skb = qh->head; skb; skb = skb->next)
-		fc_uncharge_skb(skb);
+		fctl_uncharge_skb(skb);
 	rtnl_kfree_skbs(qh->head, qh->tail);
 	qh->head = NULL;
 	qh->tail = NULL;
 	qh->qlen = 0;
 }
 
-static void fc_purge(struct Qdisc *sch)
+static void fctl_purge(struct Qdisc *sch)
 {
-	struct fc_sched *q = qdisc_priv(sch);
+	struct fctl_sched *q = qdisc_priv(sch);
 	int prio;
 
-	for (prio = 0; prio < FC_PRIOS; prio++) {
-		fc_purge_queue(&q->band[prio].q);
+	for (prio = 0; prio < FCTL_PRIOS; prio++) {
+		fctl_purge_queue(&q->band[prio].q);
 		q->band[prio].backlog = 0;
 	}
 	q->busy = 0;
 }
 
-static void fc_reset(struct Qdisc *sch)
+static void fctl_reset(struct Qdisc *sch)
 {
-	struct fc_sched *q = qdisc_priv(sch);
+	struct fctl_sched *q = qdisc_priv(sch);
 
-	fc_purge(sch);
+	fctl_purge(sch);
 	/* qdisc_reset(), our only caller, zeroes qlen and backlog. */
 	qdisc_watchdog_cancel(&q->watchdog);
 }
 
-void fc_schedule(struct fc_sched *q)
+void fctl_schedule(struct fctl_sched *q)
 {
 	struct Qdisc *sch = q->sch;
 
@@ -326,11 +326,11 @@ void fc_schedule(struct fc_sched *q)
 		__netif_schedule(sch);
 }
 
-struct fc_sched *fc_from_dev(struct net_device *dev)
+struct fctl_sched *fctl_from_dev(struct net_device *dev)
 {
 	struct Qdisc *sch = rtnl_dereference(dev->qdisc);
 
-	if (!sch || sch->ops != &fc_qdisc_ops)
+	if (!sch || sch->ops != &fctl_qdisc_ops)
 		return NULL;
 	return qdisc_priv(sch);
 }
@@ -343,54 +343,54 @@ struct fc_sched *fc_from_dev(struct net_device *dev)
  * namespace while the qdisc lives (a move to another namespace shuts its
  * qdiscs down first).
  */
-static unsigned int fc_net_id __read_mostly;
+static unsigned int fctl_net_id __read_mostly;
 
-struct fc_net {
+struct fctl_net {
 	struct xarray ports;
 };
 
-struct xarray *fc_net_ports(struct net *net)
+struct xarray *fctl_net_ports(struct net *net)
 {
-	struct fc_net *fn = net_generic(net, fc_net_id);
+	struct fctl_net *fn = net_generic(net, fctl_net_id);
 
 	return &fn->ports;
 }
 
-static int __net_init fc_net_setup(struct net *net)
+static int __net_init fctl_net_setup(struct net *net)
 {
-	xa_init(fc_net_ports(net));
+	xa_init(fctl_net_ports(net));
 	return 0;
 }
 
 /* Called after the namespace's devices, and their qdiscs, are gone. */
-static void __net_exit fc_net_cleanup(struct net *net)
+static void __net_exit fctl_net_cleanup(struct net *net)
 {
-	xa_destroy(fc_net_ports(net));
+	xa_destroy(fctl_net_ports(net));
 }
 
-static struct pernet_operations fc_net_ops = {
-	.init	= fc_net_setup,
-	.exit	= fc_net_cleanup,
-	.id	= &fc_net_id,
-	.size	= sizeof(struct fc_net),
+static struct pernet_operations fctl_net_ops = {
+	.init	= fctl_net_setup,
+	.exit	= fctl_net_cleanup,
+	.id	= &fctl_net_id,
+	.size	= sizeof(struct fctl_net),
 };
 
-int fc_net_init(void)
+int fctl_net_init(void)
 {
-	return register_pernet_subsys(&fc_net_ops);
+	return register_pernet_subsys(&fctl_net_ops);
 }
 
-void fc_net_exit(void)
+void fctl_net_exit(void)
 {
-	unregister_pernet_subsys(&fc_net_ops);
+	unregister_pernet_subsys(&fctl_net_ops);
 }
 
 /* The port is listed; a replace that grafts a new flowctl lists the new. */
-static int fc_net_add(struct fc_sched *q)
+static int fctl_net_add(struct fctl_sched *q)
 {
 	struct net_device *dev = qdisc_dev(q->sch);
 
-	return xa_err(xa_store(fc_net_ports(dev_net(dev)), dev->ifindex, q,
+	return xa_err(xa_store(fctl_net_ports(dev_net(dev)), dev->ifindex, q,
 			       GFP_KERNEL));
 }
 
@@ -399,12 +399,12 @@ static int fc_net_add(struct fc_sched *q)
  * device's root (this one was created for a graft that failed), that one
  * takes the slot back: replacing an entry allocates nothing.
  */
-static void fc_net_del(struct fc_sched *q)
+static void fctl_net_del(struct fctl_sched *q)
 {
 	struct net_device *dev = qdisc_dev(q->sch);
-	struct fc_sched *root = fc_from_dev(dev);
+	struct fctl_sched *root = fctl_from_dev(dev);
 
-	xa_cmpxchg(fc_net_ports(dev_net(dev)), dev->ifindex, q,
+	xa_cmpxchg(fctl_net_ports(dev_net(dev)), dev->ifindex, q,
 		   root != q ? root : NULL, GFP_KERNEL);
 }
 
@@ -413,7 +413,7 @@ static void fc_net_del(struct fc_sched *q)
  * shaper's rate, then the device's own link speed when it runs full duplex
  * (PAUSE does not exist on half duplex). Called under RTNL.
  */
-u32 fc_resolve_speed(struct fc_sched *q, const struct fc_cfg *cfg, u8 *srcp)
+u32 fctl_resolve_speed(struct fctl_sched *q, const struct fctl_cfg *cfg, u8 *srcp)
 {
 	struct net_device *dev = qdisc_dev(q->sch);
 	struct ethtool_link_ksettings ks;
@@ -432,7 +432,7 @@ u32 fc_resolve_speed(struct fc_sched *q, const struct fc_cfg *cfg, u8 *srcp)
 		/* A driver may report anything: the headroom arithmetic
 		 * holds for Ethernet's speeds, not for any u32.
 		 */
-		speed = min_t(u32, ks.base.speed, FC_MAX_SPEED);
+		speed = min_t(u32, ks.base.speed, FCTL_MAX_SPEED);
 		src = FLOWCTL_SPEED_SRC_ETHTOOL;
 	}
 	*srcp = src;
@@ -445,22 +445,22 @@ u32 fc_resolve_speed(struct fc_sched *q, const struct fc_cfg *cfg, u8 *srcp)
  * to refresh (set refuses such a configuration; ethtool and the link do
  * not ask): counted and logged. A link without carrier sends nothing.
  */
-void fc_update_speed(struct fc_sched *q)
+void fctl_update_speed(struct fctl_sched *q)
 {
-	const struct fc_cfg *cfg = rtnl_dereference(q->cfg);
+	const struct fctl_cfg *cfg = rtnl_dereference(q->cfg);
 	struct net_device *dev = qdisc_dev(q->sch);
 	u8 src;
-	u32 speed = fc_resolve_speed(q, cfg, &src);
+	u32 speed = fctl_resolve_speed(q, cfg, &src);
 
 	if (speed != READ_ONCE(q->speed_mbps) && cfg->tx &&
 	    cfg->mode != FLOWCTL_MODE_OFF && netif_carrier_ok(dev) &&
-	    !fc_xoff_lasts(cfg->quanta, speed)) {
+	    !fctl_xoff_lasts(cfg->quanta, speed)) {
 		atomic64_inc(&q->tx_xoff_short);
 		if (net_ratelimit())
 			netdev_warn(dev,
 				    "flowctl: at %u Mb/s our XOFF of %u quanta lasts under %u us, before its refresh: the partner will send again (flowctl set dev %s quanta ...)\n",
 				    speed, cfg->quanta,
-				    (u32)(2 * FC_TX_MIN_REFRESH_NS / NSEC_PER_USEC),
+				    (u32)(2 * FCTL_TX_MIN_REFRESH_NS / NSEC_PER_USEC),
 				    dev->name);
 	}
 	WRITE_ONCE(q->speed_mbps, speed);
@@ -475,7 +475,7 @@ void fc_update_speed(struct fc_sched *q)
 		WRITE_ONCE(q->rate, cfg->rate);
 		sch_tree_unlock(q->sch);
 	}
-	fc_tx_thresholds(q);
+	fctl_tx_thresholds(q);
 }
 
 /*
@@ -484,22 +484,22 @@ void fc_update_speed(struct fc_sched *q)
  * ranks of the strict classes and of each class, which ranks hold packets,
  * and the ETS classes with their quanta.
  */
-static void fc_order(struct fc_sched *q, const struct fc_cfg *cfg)
+static void fctl_order(struct fctl_sched *q, const struct fctl_cfg *cfg)
 {
 	int tc, prio, n = 0;
 
 	memset(q->tc_ranks, 0, sizeof(q->tc_ranks));
 	q->ets_mask = 0;
-	for (tc = 0; tc < FC_PRIOS; tc++) {
+	for (tc = 0; tc < FCTL_PRIOS; tc++) {
 		if (cfg->tc_bw[tc])
 			q->ets_mask |= BIT(tc);
-		q->quantum[tc] = cfg->tc_bw[tc] * FC_ETS_QUANTUM;
+		q->quantum[tc] = cfg->tc_bw[tc] * FCTL_ETS_QUANTUM;
 		q->deficit[tc] = 0;
 	}
 	q->busy = 0;
 	q->strict_ranks = 0;
-	for (tc = FC_PRIOS - 1; tc >= 0; tc--) {
-		for (prio = FC_PRIOS - 1; prio >= 0; prio--) {
+	for (tc = FCTL_PRIOS - 1; tc >= 0; tc--) {
+		for (prio = FCTL_PRIOS - 1; prio >= 0; prio--) {
 			if (((cfg->prio_tc >> (4 * prio)) & 0xf) != tc)
 				continue;
 			q->order[n] = prio;
@@ -514,9 +514,9 @@ static void fc_order(struct fc_sched *q, const struct fc_cfg *cfg)
 	}
 }
 
-struct fc_cfg *fc_cfg_dup(struct fc_sched *q)
+struct fctl_cfg *fctl_cfg_dup(struct fctl_sched *q)
 {
-	return kmemdup(rtnl_dereference(q->cfg), sizeof(struct fc_cfg),
+	return kmemdup(rtnl_dereference(q->cfg), sizeof(struct fctl_cfg),
 		       GFP_KERNEL);
 }
 
@@ -526,11 +526,11 @@ struct fc_cfg *fc_cfg_dup(struct fc_sched *q)
  * rx_lock section that publishes it: a frame the new one honors, however
  * soon it comes, closes a gate that then stays closed.
  */
-int fc_cfg_commit(struct fc_sched *q, struct fc_cfg *ncfg,
-		  struct netlink_ext_ack *extack)
+int fctl_cfg_commit(struct fctl_sched *q, struct fctl_cfg *ncfg,
+		    struct netlink_ext_ack *extack)
 {
-	struct fc_cfg *old = rtnl_dereference(q->cfg);
-	struct fc_events evs = { .n = 0 };
+	struct fctl_cfg *old = rtnl_dereference(q->cfg);
+	struct fctl_events evs = { .n = 0 };
 	u8 keep = 0;
 	int prio;
 	u64 now;
@@ -548,29 +548,29 @@ int fc_cfg_commit(struct fc_sched *q, struct fc_cfg *ncfg,
 	sch_tree_lock(q->sch);
 	spin_lock(&q->rx_lock);
 	now = ktime_get_ns();
-	for (prio = 0; prio < FC_PRIOS; prio++)
+	for (prio = 0; prio < FCTL_PRIOS; prio++)
 		if (!(keep & BIT(prio)))
-			fc_rx_open(q, prio, now, &evs);
-	fc_wd_config(q, old, ncfg, now, &evs);
+			fctl_rx_open(q, prio, now, &evs);
+	fctl_wd_config(q, old, ncfg, now, &evs);
 	rcu_assign_pointer(q->cfg, ncfg);
 	spin_unlock(&q->rx_lock);
-	fc_order(q, ncfg);
+	fctl_order(q, ncfg);
 	sch_tree_unlock(q->sch);
 	/* Gates opened; storms the new configuration ended (watchdog off,
 	 * new action).
 	 */
 	if (evs.n)
-		fc_notify_events(q, &evs);
-	fc_tx_count(q, ncfg->tx);
+		fctl_notify_events(q, &evs);
+	fctl_tx_count(q, ncfg->tx);
 
-	fc_update_speed(q);
+	fctl_update_speed(q);
 	kfree_rcu(old, rcu);
-	fc_tx_reconsider(q);
-	fc_schedule(q);
+	fctl_tx_reconsider(q);
+	fctl_schedule(q);
 	return 0;
 }
 
-static void fc_band_read(const struct fc_band *b, struct fc_band_counts *c)
+static void fctl_band_read(const struct fctl_band *b, struct fctl_band_counts *c)
 {
 	unsigned int start;
 
@@ -588,9 +588,9 @@ static void fc_band_read(const struct fc_band *b, struct fc_band_counts *c)
  * Under RTNL (the configuration), without the qdisc lock: a reader never
  * holds up the data path. Counters are each exact, not one instant.
  */
-void fc_snapshot(struct fc_sched *q, struct fc_snapshot *s)
+void fctl_snapshot(struct fctl_sched *q, struct fctl_snapshot *s)
 {
-	struct fc_band_counts c;
+	struct fctl_band_counts c;
 	int prio;
 
 	memset(s, 0, sizeof(*s));
@@ -598,11 +598,11 @@ void fc_snapshot(struct fc_sched *q, struct fc_snapshot *s)
 	s->speed_mbps = READ_ONCE(q->speed_mbps);
 	s->speed_src = READ_ONCE(q->speed_src);
 
-	fc_tx_read(q, &s->txs);
-	for (prio = 0; prio < FC_PRIOS; prio++) {
-		struct fc_band *b = &q->band[prio];
+	fctl_tx_read(q, &s->txs);
+	for (prio = 0; prio < FCTL_PRIOS; prio++) {
+		struct fctl_band *b = &q->band[prio];
 
-		fc_band_read(b, &c);
+		fctl_band_read(b, &c);
 		s->prio[prio].tx_packets = c.tx_packets;
 		s->prio[prio].tx_bytes = c.tx_bytes;
 		s->prio[prio].drops = c.drops;
@@ -622,13 +622,13 @@ void fc_snapshot(struct fc_sched *q, struct fc_snapshot *s)
 					       BIT(prio));
 		s->partner_ignored += s->prio[prio].partner_ignored;
 	}
-	s->xoff = READ_ONCE(q->thr_xoff[FC_PRIOS]);
-	s->xon = READ_ONCE(q->thr_xon[FC_PRIOS]);
-	s->tx_link_active = !!(READ_ONCE(q->tx_active) & FC_LINK_BIT);
+	s->xoff = READ_ONCE(q->thr_xoff[FCTL_PRIOS]);
+	s->xon = READ_ONCE(q->thr_xon[FCTL_PRIOS]);
+	s->tx_link_active = !!(READ_ONCE(q->tx_active) & FCTL_LINK_BIT);
 	s->headroom = READ_ONCE(q->headroom);
 
-	fc_rx_snapshot(q, s);
-	fc_wd_snapshot(q, s);
+	fctl_rx_snapshot(q, s);
+	fctl_wd_snapshot(q, s);
 }
 
 /*
@@ -636,9 +636,9 @@ void fc_snapshot(struct fc_sched *q, struct fc_snapshot *s)
  * one short critical section (rx_lock) and no per-priority copy. Under
  * RTNL.
  */
-void fc_brief(struct fc_sched *q, struct fc_brief *b)
+void fctl_brief(struct fctl_sched *q, struct fctl_brief *b)
 {
-	const struct fc_cfg *cfg = rtnl_dereference(q->cfg);
+	const struct fctl_cfg *cfg = rtnl_dereference(q->cfg);
 	u16 active = READ_ONCE(q->tx_active);
 	int prio;
 	u64 now;
@@ -648,7 +648,7 @@ void fc_brief(struct fc_sched *q, struct fc_brief *b)
 	b->tx = cfg->tx;
 	b->pfc_prios = cfg->pfc_prios;
 	b->speed_mbps = READ_ONCE(q->speed_mbps);
-	b->xoff_active = (active & FC_LINK_BIT) ? 0xff : active & 0xff;
+	b->xoff_active = (active & FCTL_LINK_BIT) ? 0xff : active & 0xff;
 
 	b->backlog_bytes = READ_ONCE(q->sch->qstats.backlog);
 	b->backlog_packets = READ_ONCE(q->sch->q.qlen);
@@ -657,7 +657,7 @@ void fc_brief(struct fc_sched *q, struct fc_brief *b)
 	b->stormed = 0;
 	spin_lock_bh(&q->rx_lock);
 	now = ktime_get_ns();
-	for (prio = 0; prio < FC_PRIOS; prio++) {
+	for (prio = 0; prio < FCTL_PRIOS; prio++) {
 		if (q->prx[prio].until > now)
 			b->paused |= BIT(prio);
 		if (q->pwd[prio].state == FLOWCTL_WD_STORMED)
@@ -666,13 +666,13 @@ void fc_brief(struct fc_sched *q, struct fc_brief *b)
 	spin_unlock_bh(&q->rx_lock);
 }
 
-void fc_reset_counters(struct fc_sched *q)
+void fctl_reset_counters(struct fctl_sched *q)
 {
 	int prio;
 
 	sch_tree_lock(q->sch);
-	for (prio = 0; prio < FC_PRIOS; prio++) {
-		struct fc_band *b = &q->band[prio];
+	for (prio = 0; prio < FCTL_PRIOS; prio++) {
+		struct fctl_band *b = &q->band[prio];
 
 		u64_stats_update_begin(&b->syncp);
 		u64_stats_set(&b->tx_packets, 0);
@@ -684,9 +684,9 @@ void fc_reset_counters(struct fc_sched *q)
 		atomic64_set(&q->partner_ignored[prio], 0);
 	}
 	sch_tree_unlock(q->sch);
-	fc_tx_reset_counters(q);
-	fc_rx_reset_counters(q);
-	fc_wd_reset_counters(q);
+	fctl_tx_reset_counters(q);
+	fctl_rx_reset_counters(q);
+	fctl_wd_reset_counters(q);
 }
 
 /*
@@ -695,8 +695,8 @@ void fc_reset_counters(struct fc_sched *q)
  * at attach in the kernel log and to tc (a warning with its ACK); flowctl
  * doctor says the same with the fix, show -s shows the MAC's settings.
  */
-static void fc_warn_hw_pause(struct net_device *dev,
-			     struct netlink_ext_ack *extack)
+static void fctl_warn_hw_pause(struct net_device *dev,
+			       struct netlink_ext_ack *extack)
 {
 	const struct ethtool_ops *ops = dev->ethtool_ops;
 	struct ethtool_pauseparam pp = { .cmd = ETHTOOL_GPAUSEPARAM };
@@ -728,7 +728,7 @@ static void fc_warn_hw_pause(struct net_device *dev,
 		       "flowctl: the MAC's own pause is on: it takes PAUSE frames before flowctl sees them (ethtool -A DEV autoneg off rx off tx off; flowctl doctor)");
 }
 
-static bool fc_kind_is(const struct net_device *dev, const char *const *kinds)
+static bool fctl_kind_is(const struct net_device *dev, const char *const *kinds)
 {
 	const struct rtnl_link_ops *ops = dev->rtnl_link_ops;
 
@@ -745,8 +745,8 @@ static bool fc_kind_is(const struct net_device *dev, const char *const *kinds)
  * our XOFF and never receive one: refused, with the right place to attach.
  * Ports of those devices are welcome.
  */
-static int fc_attach_check(const struct net_device *dev, bool tunnel_wire,
-			   struct netlink_ext_ack *extack)
+static int fctl_attach_check(const struct net_device *dev, bool tunnel_wire,
+			     struct netlink_ext_ack *extack)
 {
 	static const char *const ipvlan[] = { "ipvlan", "ipvtap", NULL };
 	/* Tunnels that can be one host's wire to another. */
@@ -755,7 +755,7 @@ static int fc_attach_check(const struct net_device *dev, bool tunnel_wire,
 	};
 	static const char *const mirror[] = { "erspan", "ip6erspan", NULL };
 
-	if (tunnel_wire && !fc_kind_is(dev, wire))
+	if (tunnel_wire && !fctl_kind_is(dev, wire))
 		NL_SET_ERR_MSG(extack,
 			       "flowctl: tunnel-wire is for a vxlan, geneve, gretap or ip6gretap device");
 	else if (tunnel_wire)
@@ -771,17 +771,17 @@ static int fc_attach_check(const struct net_device *dev, bool tunnel_wire,
 	else if (is_vlan_dev(dev))
 		NL_SET_ERR_MSG(extack,
 			       "flowctl: PAUSE and PFC frames are untagged: attach flowctl to the VLAN's real device (PFC carries the priorities)");
-	else if (netif_is_macvlan(dev) || fc_kind_is(dev, ipvlan) ||
+	else if (netif_is_macvlan(dev) || fctl_kind_is(dev, ipvlan) ||
 		 netif_is_macsec(dev))
 		NL_SET_ERR_MSG(extack,
 			       "flowctl: this device shares its lower device's link: attach flowctl to the lower device");
 	else if (netif_is_l3_master(dev))
 		NL_SET_ERR_MSG(extack,
 			       "flowctl: a VRF is not a link: attach flowctl to its ports");
-	else if (fc_kind_is(dev, wire))
+	else if (fctl_kind_is(dev, wire))
 		NL_SET_ERR_MSG(extack,
 			       "flowctl: a tunnel would carry PAUSE to its remote ends: attach flowctl to the underlay's ports, or add tunnel-wire on where the tunnel is a point-to-point wire to one host");
-	else if (fc_kind_is(dev, mirror))
+	else if (fctl_kind_is(dev, mirror))
 		NL_SET_ERR_MSG(extack,
 			       "flowctl: ERSPAN mirrors one way: attach flowctl to the underlay's ports");
 	else
@@ -789,22 +789,22 @@ static int fc_attach_check(const struct net_device *dev, bool tunnel_wire,
 	return -EOPNOTSUPP;
 }
 
-static int fc_init(struct Qdisc *sch, struct nlattr *opt,
-		   struct netlink_ext_ack *extack)
+static int fctl_init(struct Qdisc *sch, struct nlattr *opt,
+		     struct netlink_ext_ack *extack)
 {
-	struct fc_sched *q = qdisc_priv(sch);
+	struct fctl_sched *q = qdisc_priv(sch);
 	const struct nlattr *wire;
-	struct fc_cfg *cfg;
+	struct fctl_cfg *cfg;
 	int err, prio;
 
-	/* First: on failure qdisc_create() calls fc_destroy(), which puts. */
-	fc_keys_get();
+	/* First: on failure qdisc_create() calls fctl_destroy(), which puts. */
+	fctl_keys_get();
 	q->sch = sch;
 	qdisc_watchdog_init(&q->watchdog, sch);
-	for (prio = 0; prio < FC_PRIOS; prio++)
+	for (prio = 0; prio < FCTL_PRIOS; prio++)
 		u64_stats_init(&q->band[prio].syncp);
-	fc_rx_init(q);
-	fc_tx_init(q);
+	fctl_rx_init(q);
+	fctl_tx_init(q);
 
 	/* The port's one receive hook and its PAUSE state belong to the
 	 * device: under prio, htb or mq each instance would register its own
@@ -823,7 +823,7 @@ static int fc_init(struct Qdisc *sch, struct nlattr *opt,
 		NL_SET_ERR_MSG_ATTR(extack, wire, "tunnel-wire: on or off");
 		return -EINVAL;
 	}
-	err = fc_attach_check(qdisc_dev(sch), wire && nla_get_u8(wire), extack);
+	err = fctl_attach_check(qdisc_dev(sch), wire && nla_get_u8(wire), extack);
 	if (err)
 		return err;
 
@@ -836,103 +836,103 @@ static int fc_init(struct Qdisc *sch, struct nlattr *opt,
 	cfg->pfc_prios = 0xff;
 	cfg->trust = FLOWCTL_TRUST_PCP;
 	cfg->quanta = 0xffff;
-	cfg->limit = FC_DEFAULT_LIMIT;
+	cfg->limit = FCTL_DEFAULT_LIMIT;
 	cfg->prio_tc = FLOWCTL_PRIO_TC_8021Q;
 	cfg->tunnel_wire = wire && nla_get_u8(wire);
 	/* tc qdisc add ... flowctl OPTIONS: the defaults, then the options,
 	 * checked as "flowctl set" checks them.
 	 */
 	if (opt) {
-		err = fc_opts_parse(q, cfg, opt, extack);
+		err = fctl_opts_parse(q, cfg, opt, extack);
 		if (err) {
 			kfree(cfg);
 			return err;
 		}
 	}
-	fc_order(q, cfg);
+	fctl_order(q, cfg);
 	RCU_INIT_POINTER(q->cfg, cfg);
-	q->charge = fc_charge_alloc(q);
+	q->charge = fctl_charge_alloc(q);
 	if (!q->charge)
 		return -ENOMEM;
-	fc_tx_count(q, cfg->tx);
-	fc_update_speed(q);
+	fctl_tx_count(q, cfg->tx);
+	fctl_update_speed(q);
 
-	/* On failure qdisc_create() calls fc_destroy(), which frees cfg. */
-	err = fc_rx_hook_register(q, extack);
+	/* On failure qdisc_create() calls fctl_destroy(), which frees cfg. */
+	err = fctl_rx_hook_register(q, extack);
 	if (!err)
-		err = fc_net_add(q);
+		err = fctl_net_add(q);
 	if (!err)
-		fc_warn_hw_pause(qdisc_dev(sch), extack);
+		fctl_warn_hw_pause(qdisc_dev(sch), extack);
 	return err;
 }
 
-static void fc_destroy(struct Qdisc *sch)
+static void fctl_destroy(struct Qdisc *sch)
 {
-	struct fc_sched *q = qdisc_priv(sch);
+	struct fctl_sched *q = qdisc_priv(sch);
 
 	/* The hook and the expiry timer go first: after this nothing on the
 	 * receive side can reach q or schedule sch.
 	 */
-	fc_net_del(q);
-	fc_tx_count(q, false);
-	fc_tx_unpublish(q);
-	fc_rx_destroy(q);
-	fc_tx_destroy(q);
+	fctl_net_del(q);
+	fctl_tx_count(q, false);
+	fctl_tx_unpublish(q);
+	fctl_rx_destroy(q);
+	fctl_tx_destroy(q);
 	qdisc_watchdog_cancel(&q->watchdog);
-	fc_purge(sch);
-	/* An egress port that found q before fc_tx_unpublish() may still
+	fctl_purge(sch);
+	/* An egress port that found q before fctl_tx_unpublish() may still
 	 * read q->cfg under RCU: it stays set, and is freed after a grace
 	 * period, like q.
 	 */
 	kfree_rcu(rcu_dereference_protected(q->cfg, 1), rcu);
-	fc_keys_put();
+	fctl_keys_put();
 }
 
 /* tc qdisc change, and replace of a flowctl by a flowctl: as "flowctl set". */
-static int fc_change(struct Qdisc *sch, struct nlattr *opt,
-		     struct netlink_ext_ack *extack)
+static int fctl_change(struct Qdisc *sch, struct nlattr *opt,
+		       struct netlink_ext_ack *extack)
 {
-	struct fc_sched *q = qdisc_priv(sch);
-	struct fc_cfg *ncfg;
+	struct fctl_sched *q = qdisc_priv(sch);
+	struct fctl_cfg *ncfg;
 	int err;
 
 	if (!opt)
 		return 0;
-	ncfg = fc_cfg_dup(q);
+	ncfg = fctl_cfg_dup(q);
 	if (!ncfg)
 		return -ENOMEM;
-	err = fc_opts_parse(q, ncfg, opt, extack);
+	err = fctl_opts_parse(q, ncfg, opt, extack);
 	if (err) {
 		kfree(ncfg);
 		return err;
 	}
-	err = fc_cfg_commit(q, ncfg, extack);
+	err = fctl_cfg_commit(q, ncfg, extack);
 	if (!err)
-		fc_notify_config(q);
+		fctl_notify_config(q);
 	return err;
 }
 
-static int fc_dump(struct Qdisc *sch, struct sk_buff *skb)
+static int fctl_dump(struct Qdisc *sch, struct sk_buff *skb)
 {
-	struct fc_sched *q = qdisc_priv(sch);
+	struct fctl_sched *q = qdisc_priv(sch);
 
-	if (fc_opts_dump(skb, rtnl_dereference(q->cfg),
-			 READ_ONCE(q->speed_mbps)) < 0)
+	if (fctl_opts_dump(skb, rtnl_dereference(q->cfg),
+			   READ_ONCE(q->speed_mbps)) < 0)
 		return -1;
 	return skb->len;
 }
 
-static int fc_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
+static int fctl_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 {
-	struct fc_sched *q = qdisc_priv(sch);
+	struct fctl_sched *q = qdisc_priv(sch);
 	struct tc_flowctl_xstats st = { 0 };
-	struct fc_snapshot *s;
+	struct fctl_snapshot *s;
 	int prio;
 
 	s = kmalloc(sizeof(*s), GFP_KERNEL);
 	if (!s)
 		return -ENOMEM;
-	fc_snapshot(q, s);
+	fctl_snapshot(q, s);
 	st.speed_mbps = s->speed_mbps;
 	st.speed_source = s->speed_src;
 	st.headroom = s->headroom;
@@ -949,7 +949,7 @@ static int fc_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	st.rx_unsupported = s->rxs.rx_unsupported;
 	st.partner_ignored = s->partner_ignored;
 	st.events_suppressed = s->events_suppressed;
-	for (prio = 0; prio < FC_PRIOS; prio++) {
+	for (prio = 0; prio < FCTL_PRIOS; prio++) {
 		if (s->prio[prio].pause_left_ns)
 			st.paused |= BIT(prio);
 		if (s->prio[prio].xoff_active || s->tx_link_active)
@@ -974,32 +974,32 @@ static int fc_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
  * n), for "tc -s class show": what each band sent, dropped and holds. They
  * are views: no child qdisc, no filter, nothing to change.
  */
-static struct Qdisc *fc_leaf(struct Qdisc *sch, unsigned long cl)
+static struct Qdisc *fctl_leaf(struct Qdisc *sch, unsigned long cl)
 {
 	return NULL;
 }
 
-static int fc_graft(struct Qdisc *sch, unsigned long cl, struct Qdisc *new,
-		    struct Qdisc **old, struct netlink_ext_ack *extack)
+static int fctl_graft(struct Qdisc *sch, unsigned long cl, struct Qdisc *new,
+		      struct Qdisc **old, struct netlink_ext_ack *extack)
 {
 	NL_SET_ERR_MSG(extack, "flowctl's bands take no child qdisc");
 	return -EOPNOTSUPP;
 }
 
-static unsigned long fc_find(struct Qdisc *sch, u32 classid)
+static unsigned long fctl_find(struct Qdisc *sch, u32 classid)
 {
 	unsigned long band = TC_H_MIN(classid);
 
-	return band >= 1 && band <= FC_PRIOS ? band : 0;
+	return band >= 1 && band <= FCTL_PRIOS ? band : 0;
 }
 
-static void fc_walk(struct Qdisc *sch, struct qdisc_walker *arg)
+static void fctl_walk(struct Qdisc *sch, struct qdisc_walker *arg)
 {
 	unsigned long band;
 
 	if (arg->stop)
 		return;
-	for (band = 1; band <= FC_PRIOS; band++) {
+	for (band = 1; band <= FCTL_PRIOS; band++) {
 		if (arg->count < arg->skip) {
 			arg->count++;
 			continue;
@@ -1012,8 +1012,8 @@ static void fc_walk(struct Qdisc *sch, struct qdisc_walker *arg)
 	}
 }
 
-static int fc_dump_class(struct Qdisc *sch, unsigned long cl,
-			 struct sk_buff *skb, struct tcmsg *tcm)
+static int fctl_dump_class(struct Qdisc *sch, unsigned long cl,
+			   struct sk_buff *skb, struct tcmsg *tcm)
 {
 	tcm->tcm_parent = TC_H_ROOT;
 	tcm->tcm_handle = TC_H_MAKE(sch->handle, cl);
@@ -1021,18 +1021,18 @@ static int fc_dump_class(struct Qdisc *sch, unsigned long cl,
 	return 0;
 }
 
-static int fc_dump_class_stats(struct Qdisc *sch, unsigned long cl,
-			       struct gnet_dump *d)
+static int fctl_dump_class_stats(struct Qdisc *sch, unsigned long cl,
+				 struct gnet_dump *d)
 {
-	struct fc_sched *q = qdisc_priv(sch);
+	struct fctl_sched *q = qdisc_priv(sch);
 	struct gnet_stats_basic_sync bstats;
 	struct gnet_stats_queue qstats = { 0 };
-	struct fc_band *b = &q->band[cl - 1];
-	struct fc_band_counts c;
+	struct fctl_band *b = &q->band[cl - 1];
+	struct fctl_band_counts c;
 	u32 qlen;
 
 	gnet_stats_basic_sync_init(&bstats);
-	fc_band_read(b, &c);
+	fctl_band_read(b, &c);
 	u64_stats_set(&bstats.bytes, c.tx_bytes);
 	u64_stats_set(&bstats.packets, c.tx_packets);
 	qstats.backlog = READ_ONCE(b->backlog);
@@ -1044,27 +1044,27 @@ static int fc_dump_class_stats(struct Qdisc *sch, unsigned long cl,
 	return 0;
 }
 
-static const struct Qdisc_class_ops fc_class_ops = {
-	.graft		= fc_graft,
-	.leaf		= fc_leaf,
-	.find		= fc_find,
-	.walk		= fc_walk,
-	.dump		= fc_dump_class,
-	.dump_stats	= fc_dump_class_stats,
+static const struct Qdisc_class_ops fctl_class_ops = {
+	.graft		= fctl_graft,
+	.leaf		= fctl_leaf,
+	.find		= fctl_find,
+	.walk		= fctl_walk,
+	.dump		= fctl_dump_class,
+	.dump_stats	= fctl_dump_class_stats,
 };
 
-struct Qdisc_ops fc_qdisc_ops __read_mostly = {
-	.cl_ops		= &fc_class_ops,
+struct Qdisc_ops fctl_qdisc_ops __read_mostly = {
+	.cl_ops		= &fctl_class_ops,
 	.id		= "flowctl",
-	.priv_size	= sizeof(struct fc_sched),
-	.enqueue	= fc_enqueue,
-	.dequeue	= fc_dequeue,
+	.priv_size	= sizeof(struct fctl_sched),
+	.enqueue	= fctl_enqueue,
+	.dequeue	= fctl_dequeue,
 	.peek		= qdisc_peek_dequeued,
-	.init		= fc_init,
-	.reset		= fc_reset,
-	.destroy	= fc_destroy,
-	.change		= fc_change,
-	.dump		= fc_dump,
-	.dump_stats	= fc_dump_stats,
+	.init		= fctl_init,
+	.reset		= fctl_reset,
+	.destroy	= fctl_destroy,
+	.change		= fctl_change,
+	.dump		= fctl_dump,
+	.dump_stats	= fctl_dump_stats,
 	.owner		= THIS_MODULE,
 };

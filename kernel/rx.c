@@ -24,10 +24,10 @@
 #include <flowctl/maccontrol.h>
 #include "flowctl.h"
 
-void fc_rx_event(struct fc_events *evs, u8 type, s8 prio, u16 quanta,
-		 u64 time_ns)
+void fctl_rx_event(struct fctl_events *evs, u8 type, s8 prio, u16 quanta,
+		   u64 time_ns)
 {
-	struct fc_event *e;
+	struct fctl_event *e;
 
 	if (!evs || evs->n >= ARRAY_SIZE(evs->ev))
 		return;
@@ -41,8 +41,8 @@ void fc_rx_event(struct fc_events *evs, u8 type, s8 prio, u16 quanta,
 /* Which priority an event names: under link-level PAUSE all eight gates
  * move together and are reported once, without a priority.
  */
-static struct fc_events *fc_evs_for(struct fc_sched *q, int prio,
-				    struct fc_events *evs, s8 *evprio)
+static struct fctl_events *fctl_evs_for(struct fctl_sched *q, int prio,
+					struct fctl_events *evs, s8 *evprio)
 {
 	if (q->rx_link) {
 		*evprio = -1;
@@ -53,33 +53,33 @@ static struct fc_events *fc_evs_for(struct fc_sched *q, int prio,
 }
 
 /* Close an episode whose time ran out before anyone looked. rx_lock held. */
-static void fc_close_expired(struct fc_sched *q, int prio, u64 now,
-			     struct fc_events *evs)
+static void fctl_close_expired(struct fctl_sched *q, int prio, u64 now,
+			       struct fctl_events *evs)
 {
-	struct fc_prio_rx *r = &q->prx[prio];
+	struct fctl_prio_rx *r = &q->prx[prio];
 	s8 evprio;
 
 	if (!r->until || r->until > now)
 		return;
 	r->paused_ns += r->until - r->start;
-	evs = fc_evs_for(q, prio, evs, &evprio);
-	fc_rx_event(evs, FLOWCTL_EVENT_PAUSE_END, evprio, r->quanta,
-		    r->until - r->start);
+	evs = fctl_evs_for(q, prio, evs, &evprio);
+	fctl_rx_event(evs, FLOWCTL_EVENT_PAUSE_END, evprio, r->quanta,
+		      r->until - r->start);
 	WRITE_ONCE(r->until, 0);
 }
 
 /* Open a running gate now. rx_lock held. */
-bool fc_rx_open(struct fc_sched *q, int prio, u64 now, struct fc_events *evs)
+bool fctl_rx_open(struct fctl_sched *q, int prio, u64 now, struct fctl_events *evs)
 {
-	struct fc_prio_rx *r = &q->prx[prio];
+	struct fctl_prio_rx *r = &q->prx[prio];
 	s8 evprio;
 
-	fc_close_expired(q, prio, now, evs);
+	fctl_close_expired(q, prio, now, evs);
 	if (!r->until)
 		return false;
 	r->paused_ns += now - r->start;
-	evs = fc_evs_for(q, prio, evs, &evprio);
-	fc_rx_event(evs, FLOWCTL_EVENT_PAUSE_END, evprio, 0, now - r->start);
+	evs = fctl_evs_for(q, prio, evs, &evprio);
+	fctl_rx_event(evs, FLOWCTL_EVENT_PAUSE_END, evprio, 0, now - r->start);
 	WRITE_ONCE(r->until, 0);
 	return true;
 }
@@ -88,24 +88,24 @@ bool fc_rx_open(struct fc_sched *q, int prio, u64 now, struct fc_events *evs)
  * Apply one received time to one priority. Returns true when the gate opens
  * earlier than it would have, so the caller must kick the qdisc.
  */
-static bool fc_gate(struct fc_sched *q, const struct fc_cfg *cfg, int prio,
-		    u16 quanta, u64 ns, u64 now, struct fc_events *evs)
+static bool fctl_gate(struct fctl_sched *q, const struct fctl_cfg *cfg, int prio,
+		      u16 quanta, u64 ns, u64 now, struct fctl_events *evs)
 {
-	struct fc_prio_rx *r = &q->prx[prio];
+	struct fctl_prio_rx *r = &q->prx[prio];
 	bool earlier;
 	s8 evprio;
 
 	if (!quanta)
-		return fc_rx_open(q, prio, now, evs);
+		return fctl_rx_open(q, prio, now, evs);
 
-	fc_close_expired(q, prio, now, evs);
+	fctl_close_expired(q, prio, now, evs);
 	earlier = r->until && now + ns < r->until;
 	if (!r->until) {
 		r->start = now;
 		r->episodes++;
-		evs = fc_evs_for(q, prio, evs, &evprio);
-		fc_rx_event(evs, FLOWCTL_EVENT_PAUSE_START, evprio, quanta, ns);
-		fc_wd_watch(q, cfg, prio, now);
+		evs = fctl_evs_for(q, prio, evs, &evprio);
+		fctl_rx_event(evs, FLOWCTL_EVENT_PAUSE_START, evprio, quanta, ns);
+		fctl_wd_watch(q, cfg, prio, now);
 	}
 	r->quanta = quanta;
 	WRITE_ONCE(r->until, now + ns);
@@ -113,14 +113,14 @@ static bool fc_gate(struct fc_sched *q, const struct fc_cfg *cfg, int prio,
 }
 
 /* Arm the expiry timer for the earliest running gate. rx_lock held. */
-static void fc_arm_expiry(struct fc_sched *q)
+static void fctl_arm_expiry(struct fctl_sched *q)
 {
 	u64 next = U64_MAX;
 	int prio;
 
 	if (q->rx_dead)
 		return;
-	for (prio = 0; prio < FC_PRIOS; prio++)
+	for (prio = 0; prio < FCTL_PRIOS; prio++)
 		if (q->prx[prio].until)
 			next = min(next, q->prx[prio].until);
 	if (next != U64_MAX)
@@ -128,29 +128,29 @@ static void fc_arm_expiry(struct fc_sched *q)
 			      HRTIMER_MODE_ABS_SOFT);
 }
 
-static enum hrtimer_restart fc_expiry(struct hrtimer *timer)
+static enum hrtimer_restart fctl_expiry(struct hrtimer *timer)
 {
-	struct fc_sched *q = container_of(timer, struct fc_sched, expiry);
-	struct fc_events evs = { .n = 0 };
+	struct fctl_sched *q = container_of(timer, struct fctl_sched, expiry);
+	struct fctl_events evs = { .n = 0 };
 	u64 now = ktime_get_ns();
 	int prio;
 
 	spin_lock(&q->rx_lock);
-	for (prio = 0; prio < FC_PRIOS; prio++)
-		fc_close_expired(q, prio, now, &evs);
-	fc_arm_expiry(q);
+	for (prio = 0; prio < FCTL_PRIOS; prio++)
+		fctl_close_expired(q, prio, now, &evs);
+	fctl_arm_expiry(q);
 	spin_unlock(&q->rx_lock);
 
 	if (evs.n)
-		fc_notify_events(q, &evs);
+		fctl_notify_events(q, &evs);
 	return HRTIMER_NORESTART;
 }
 
-static void fc_rx_frame(struct fc_sched *q, struct sk_buff *skb)
+static void fctl_rx_frame(struct fctl_sched *q, struct sk_buff *skb)
 {
 	struct net_device *dev = skb->dev;
-	struct fc_events evs = { .n = 0 };
-	const struct fc_cfg *cfg;
+	struct fctl_events evs = { .n = 0 };
+	const struct fctl_cfg *cfg;
 	u8 buf[MC_PFC_LEN];
 	enum mc_result res;
 	struct mc_frame f;
@@ -175,7 +175,7 @@ static void fc_rx_frame(struct fc_sched *q, struct sk_buff *skb)
 			res = mc_parse(buf, ETH_HLEN + n, dev->dev_addr, &f);
 	}
 
-	/* The configuration is read under rx_lock, which fc_cfg_commit()
+	/* The configuration is read under rx_lock, which fctl_cfg_commit()
 	 * holds to open the gates it no longer honors and publish the new
 	 * one: a frame acts under the old settings before that, under the
 	 * new ones after.
@@ -210,8 +210,8 @@ static void fc_rx_frame(struct fc_sched *q, struct sk_buff *skb)
 		}
 		/* Priorities the watchdog stormed are not honored. */
 		honor = 0xff;
-		for (prio = 0; prio < FC_PRIOS; prio++)
-			if (fc_wd_frame(q, prio, now))
+		for (prio = 0; prio < FCTL_PRIOS; prio++)
+			if (fctl_wd_frame(q, prio, now))
 				honor &= ~BIT(prio);
 		if (!honor) {
 			q->rxs.rx_ignored++;
@@ -220,15 +220,15 @@ static void fc_rx_frame(struct fc_sched *q, struct sk_buff *skb)
 		q->rx_link = 1;
 		/* Who pauses us: what flowctl waitfor follows. */
 		ether_addr_copy(q->partner_mac, buf + ETH_ALEN);
-		for (prio = 0; prio < FC_PRIOS; prio++)
+		for (prio = 0; prio < FCTL_PRIOS; prio++)
 			if (honor & BIT(prio))
-				kick |= fc_gate(q, cfg, prio, f.pause_time,
+				kick |= fctl_gate(q, cfg, prio, f.pause_time,
 						f.pause_time ?
 						mc_quanta_to_ns(f.pause_time, speed) : 0,
 						now, &evs);
 	} else {
 		q->rxs.rx_pfc++;
-		for (prio = 0; prio < FC_PRIOS; prio++) {
+		for (prio = 0; prio < FCTL_PRIOS; prio++) {
 			if (!(f.enable & BIT(prio)))
 				continue;
 			q->prx[prio].rx_pfc++;
@@ -238,14 +238,14 @@ static void fc_rx_frame(struct fc_sched *q, struct sk_buff *skb)
 		honor = 0;
 		if (cfg->rx && cfg->mode == FLOWCTL_MODE_PFC)
 			honor = f.enable & cfg->pfc_prios;
-		for (prio = 0; prio < FC_PRIOS && !speed; prio++)
+		for (prio = 0; prio < FCTL_PRIOS && !speed; prio++)
 			if (f.time[prio])
 				honor &= ~BIT(prio);
 		/* Only a frame this port would honor keeps a storm going: with
 		 * rx off, or outside pfc-prios, a stormed priority restores.
 		 */
-		for (prio = 0; prio < FC_PRIOS; prio++)
-			if ((honor & BIT(prio)) && fc_wd_frame(q, prio, now))
+		for (prio = 0; prio < FCTL_PRIOS; prio++)
+			if ((honor & BIT(prio)) && fctl_wd_frame(q, prio, now))
 				honor &= ~BIT(prio);
 		if (!honor) {
 			q->rxs.rx_ignored++;
@@ -253,47 +253,47 @@ static void fc_rx_frame(struct fc_sched *q, struct sk_buff *skb)
 		}
 		q->rx_link = 0;
 		ether_addr_copy(q->partner_mac, buf + ETH_ALEN);
-		for (prio = 0; prio < FC_PRIOS; prio++) {
+		for (prio = 0; prio < FCTL_PRIOS; prio++) {
 			if (!(honor & BIT(prio)))
 				continue;
-			kick |= fc_gate(q, cfg, prio, f.time[prio],
+			kick |= fctl_gate(q, cfg, prio, f.time[prio],
 					f.time[prio] ?
 					mc_quanta_to_ns(f.time[prio], speed) : 0,
 					now, &evs);
 		}
 	}
-	fc_arm_expiry(q);
+	fctl_arm_expiry(q);
 	/* Under rx_lock, as rx_dead is set: never a detached qdisc. */
 	if (kick)
-		fc_schedule(q);
+		fctl_schedule(q);
 unlock:
 	spin_unlock(&q->rx_lock);
 
 	if (evs.n)
-		fc_notify_events(q, &evs);
+		fctl_notify_events(q, &evs);
 }
 
 /*
  * After nf_unregister_net_hook() a CPU that read the old hook list can
- * still call us: rx_dead makes it leave q alone (fc_rx_destroy()).
+ * still call us: rx_dead makes it leave q alone (fctl_rx_destroy()).
  */
-static unsigned int fc_ingress(void *priv, struct sk_buff *skb,
-			       const struct nf_hook_state *state)
+static unsigned int fctl_ingress(void *priv, struct sk_buff *skb,
+				 const struct nf_hook_state *state)
 {
-	struct fc_sched *q = priv;
+	struct fctl_sched *q = priv;
 
 	if (likely(skb->protocol != htons(ETH_P_PAUSE))) {
 		/* The watchdog's drop action: RX_DROP. */
-		if (unlikely(READ_ONCE(q->wd_drop)) && fc_wd_rx_drop(q, skb))
+		if (unlikely(READ_ONCE(q->wd_drop)) && fctl_wd_rx_drop(q, skb))
 			return NF_DROP;
 		return NF_ACCEPT;
 	}
-	fc_rx_frame(q, skb);
+	fctl_rx_frame(q, skb);
 	consume_skb(skb);
 	return NF_STOLEN;
 }
 
-void fc_rx_snapshot(struct fc_sched *q, struct fc_snapshot *s)
+void fctl_rx_snapshot(struct fctl_sched *q, struct fctl_snapshot *s)
 {
 	u64 now;
 	int prio;
@@ -304,8 +304,8 @@ void fc_rx_snapshot(struct fc_sched *q, struct fc_snapshot *s)
 	s->rxs = q->rxs;
 	s->events_suppressed = q->ev_suppressed;
 	ether_addr_copy(s->partner_mac, q->partner_mac);
-	for (prio = 0; prio < FC_PRIOS; prio++) {
-		const struct fc_prio_rx *r = &q->prx[prio];
+	for (prio = 0; prio < FCTL_PRIOS; prio++) {
+		const struct fctl_prio_rx *r = &q->prx[prio];
 
 		s->prio[prio].paused_ns_total = r->paused_ns;
 		if (r->until) {
@@ -323,7 +323,7 @@ void fc_rx_snapshot(struct fc_sched *q, struct fc_snapshot *s)
 	spin_unlock_bh(&q->rx_lock);
 }
 
-void fc_rx_reset_counters(struct fc_sched *q)
+void fctl_rx_reset_counters(struct fctl_sched *q)
 {
 	u64 now = ktime_get_ns();
 	int prio;
@@ -331,10 +331,10 @@ void fc_rx_reset_counters(struct fc_sched *q)
 	spin_lock_bh(&q->rx_lock);
 	memset(&q->rxs, 0, sizeof(q->rxs));
 	q->ev_suppressed = 0;
-	for (prio = 0; prio < FC_PRIOS; prio++) {
-		struct fc_prio_rx *r = &q->prx[prio];
+	for (prio = 0; prio < FCTL_PRIOS; prio++) {
+		struct fctl_prio_rx *r = &q->prx[prio];
 
-		fc_close_expired(q, prio, now, NULL);
+		fctl_close_expired(q, prio, now, NULL);
 		r->paused_ns = 0;
 		r->rx_pfc = 0;
 		r->rx_pfc_xon = 0;
@@ -345,27 +345,27 @@ void fc_rx_reset_counters(struct fc_sched *q)
 	}
 	/* The watchdog's windows measured paused time from before. */
 	rcu_read_lock();
-	fc_wd_restart(q, rcu_dereference(q->cfg), now);
+	fctl_wd_restart(q, rcu_dereference(q->cfg), now);
 	rcu_read_unlock();
 	spin_unlock_bh(&q->rx_lock);
 }
 
-void fc_rx_init(struct fc_sched *q)
+void fctl_rx_init(struct fctl_sched *q)
 {
 	spin_lock_init(&q->rx_lock);
-	q->ev_credit = FC_EVENT_BURST * FC_EVENT_INTERVAL_NS;
+	q->ev_credit = FCTL_EVENT_BURST * FCTL_EVENT_INTERVAL_NS;
 	q->ev_last = ktime_get_ns();
 	hrtimer_init(&q->expiry, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
-	q->expiry.function = fc_expiry;
-	fc_wd_init(q);
+	q->expiry.function = fctl_expiry;
+	fctl_wd_init(q);
 }
 
-int fc_rx_hook_register(struct fc_sched *q, struct netlink_ext_ack *extack)
+int fctl_rx_hook_register(struct fctl_sched *q, struct netlink_ext_ack *extack)
 {
 	struct net_device *dev = qdisc_dev(q->sch);
 	int err;
 
-	q->hook.hook = fc_ingress;
+	q->hook.hook = fctl_ingress;
 	q->hook.pf = NFPROTO_NETDEV;
 	q->hook.hooknum = NF_NETDEV_INGRESS;
 	q->hook.priority = INT_MIN;
@@ -397,7 +397,7 @@ int fc_rx_hook_register(struct fc_sched *q, struct netlink_ext_ack *extack)
  * schedules the qdisc does so under rx_lock after testing rx_dead: once
  * it is set under the lock, none will, and the timers can be cancelled.
  */
-void fc_rx_destroy(struct fc_sched *q)
+void fctl_rx_destroy(struct fctl_sched *q)
 {
 	if (q->hook_registered) {
 		nf_unregister_net_hook(dev_net(qdisc_dev(q->sch)), &q->hook);
@@ -411,5 +411,5 @@ void fc_rx_destroy(struct fc_sched *q)
 	WRITE_ONCE(q->rx_dead, true);
 	spin_unlock_bh(&q->rx_lock);
 	hrtimer_cancel(&q->expiry);
-	fc_wd_destroy(q);
+	fctl_wd_destroy(q);
 }

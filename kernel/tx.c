@@ -9,7 +9,7 @@
  * or purge. A port with tx off is charged nothing: it sends no XOFF.
  * The egress port finds A through skb->skb_iif (the device the frame came
  * in on; 0 for local traffic, which is charged to no port) and keeps a
- * reference to A's struct fc_charge in the skb's qdisc control block. The
+ * reference to A's struct fctl_charge in the skb's qdisc control block. The
  * charge object is refcounted and RCU-freed, so A can detach and re-attach
  * while its bytes wait elsewhere: they are uncharged from the object they
  * were charged to, never from a newer port of the same name.
@@ -23,10 +23,10 @@
  * MAC inserts PAUSE between frames: no received PAUSE holds it, a qdisc
  * being replaced or reset does not drop it, and no other sender's 0x8808
  * frame can take its place. A state changes only once the driver took its
- * frame; a refused frame is tried again FC_TX_RETRY_NS later. While an XOFF
+ * frame; a refused frame is tried again FCTL_TX_RETRY_NS later. While an XOFF
  * is in force the timer re-sends it at half its time (at least every
- * FC_TX_MIN_REFRESH_NS). Detaching the qdisc sends XON for every state
- * still in force (fc_tx_destroy), so the partner is released at once.
+ * FCTL_TX_MIN_REFRESH_NS). Detaching the qdisc sends XON for every state
+ * still in force (fctl_tx_destroy), so the partner is released at once.
  */
 #include <linux/etherdevice.h>
 #include <linux/skbuff.h>
@@ -34,7 +34,7 @@
 #include "flowctl.h"
 
 /* 802.3 31B.3.7: quanta a partner may still send after a PAUSE arrives. */
-static u32 fc_allowance_quanta(u32 speed)
+static u32 fctl_allowance_quanta(u32 speed)
 {
 	if (speed <= 100)
 		return 1;
@@ -60,17 +60,17 @@ static u32 fc_allowance_quanta(u32 speed)
  * bridges a GSO/GRO super-packet as large as the device allows (64 KB, up
  * to 512 KB with BIG TCP), with the wire overhead of its MSS segments.
  */
-u32 fc_max_wire_pkt(const struct net_device *dev)
+u32 fctl_max_wire_pkt(const struct net_device *dev)
 {
 	u32 g = max3(READ_ONCE(dev->gso_max_size), READ_ONCE(dev->gro_max_size),
 		     GSO_LEGACY_MAX_SIZE);
 
-#ifdef FC_HAVE_GSO_IPV4
+#ifdef FCTL_HAVE_GSO_IPV4
 	g = max3(g, READ_ONCE(dev->gso_ipv4_max_size),
 		 READ_ONCE(dev->gro_ipv4_max_size));
 #endif
 	g = min_t(u32, g, GSO_MAX_SIZE);
-	return g + g / FC_MSS * FC_WIRE_OVERHEAD;
+	return g + g / FCTL_MSS * FCTL_WIRE_OVERHEAD;
 }
 
 /*
@@ -78,38 +78,38 @@ u32 fc_max_wire_pkt(const struct net_device *dev)
  * The partner's reaction allowance (a quantum is 64 bytes), plus, each way,
  * the largest frame in flight (max_wire), plus what the link carries while
  * software reacts: our XOFF leaves from a softirq, not from a MAC, and the
- * partner acts on it in its own (FC_SW_REACTION_NS).
+ * partner acts on it in its own (FCTL_SW_REACTION_NS).
  */
-u32 fc_headroom(u32 speed, u32 max_wire)
+u32 fctl_headroom(u32 speed, u32 max_wire)
 {
 	u64 sw;
 
-	/* Speeds are clamped to FC_MAX_SPEED where they enter (netlink's
-	 * policy, fc_resolve_speed): 800000 * 10^6 / 8 * 500000 < 2^56.
+	/* Speeds are clamped to FCTL_MAX_SPEED where they enter (netlink's
+	 * policy, fctl_resolve_speed): 800000 * 10^6 / 8 * 500000 < 2^56.
 	 */
-	speed = min_t(u32, speed, FC_MAX_SPEED);
-	sw = div_u64((u64)speed * 1000000 / 8 * FC_SW_REACTION_NS,
+	speed = min_t(u32, speed, FCTL_MAX_SPEED);
+	sw = div_u64((u64)speed * 1000000 / 8 * FCTL_SW_REACTION_NS,
 		     NSEC_PER_SEC);
 
-	return fc_allowance_quanta(speed) * (MC_QUANTUM_BITS / 8) +
-	       2 * max_wire + (u32)min_t(u64, sw, FC_SW_REACTION_MAX);
+	return fctl_allowance_quanta(speed) * (MC_QUANTUM_BITS / 8) +
+	       2 * max_wire + (u32)min_t(u64, sw, FCTL_SW_REACTION_MAX);
 }
 
 /*
  * Effective thresholds from the configuration and the device's largest
  * frame, read again at each configuration, speed or link change; under RTNL.
  */
-void fc_tx_thresholds(struct fc_sched *q)
+void fctl_tx_thresholds(struct fctl_sched *q)
 {
-	const struct fc_cfg *cfg = rtnl_dereference(q->cfg);
-	u32 max_wire = fc_max_wire_pkt(qdisc_dev(q->sch));
-	u32 head = fc_headroom(q->speed_mbps, max_wire);
+	const struct fctl_cfg *cfg = rtnl_dereference(q->cfg);
+	u32 max_wire = fctl_max_wire_pkt(qdisc_dev(q->sch));
+	u32 head = fctl_headroom(q->speed_mbps, max_wire);
 	u32 xoff, xon;
 	int i;
 
-	for (i = 0; i <= FC_PRIOS; i++) {
-		xoff = i < FC_PRIOS ? cfg->prio_xoff[i] : cfg->xoff;
-		xon = i < FC_PRIOS ? cfg->prio_xon[i] : cfg->xon;
+	for (i = 0; i <= FCTL_PRIOS; i++) {
+		xoff = i < FCTL_PRIOS ? cfg->prio_xoff[i] : cfg->xoff;
+		xon = i < FCTL_PRIOS ? cfg->prio_xon[i] : cfg->xon;
 		if (!xoff) {
 			xoff = cfg->limit > head ? cfg->limit - head : 0;
 			xon = xoff > 2 * max_wire ?
@@ -126,9 +126,9 @@ void fc_tx_thresholds(struct fc_sched *q)
 	WRITE_ONCE(q->headroom, head);
 }
 
-struct fc_charge *fc_charge_alloc(struct fc_sched *q)
+struct fctl_charge *fctl_charge_alloc(struct fctl_sched *q)
 {
-	struct fc_charge *c = kzalloc(sizeof(*c), GFP_KERNEL);
+	struct fctl_charge *c = kzalloc(sizeof(*c), GFP_KERNEL);
 
 	if (!c)
 		return NULL;
@@ -137,26 +137,26 @@ struct fc_charge *fc_charge_alloc(struct fc_sched *q)
 	return c;
 }
 
-void fc_charge_put(struct fc_charge *c)
+void fctl_charge_put(struct fctl_charge *c)
 {
 	if (refcount_dec_and_test(&c->ref))
 		kfree_rcu(c, rcu);
 }
 
-static u64 fc_charge_total(const struct fc_charge *c)
+static u64 fctl_charge_total(const struct fctl_charge *c)
 {
 	u64 sum = 0;
 	int i;
 
-	for (i = 0; i < FC_PRIOS; i++)
+	for (i = 0; i < FCTL_PRIOS; i++)
 		sum += atomic64_read(&c->bytes[i]);
 	return sum;
 }
 
-/* Which state (bit p, or FC_LINK_BIT for PAUSE) the charge wants. */
-static u16 fc_tx_wanted(struct fc_sched *q, const struct fc_cfg *cfg)
+/* Which state (bit p, or FCTL_LINK_BIT for PAUSE) the charge wants. */
+static u16 fctl_tx_wanted(struct fctl_sched *q, const struct fctl_cfg *cfg)
 {
-	struct fc_charge *c = q->charge;
+	struct fctl_charge *c = q->charge;
 	u16 active = READ_ONCE(q->tx_active), want = 0;
 	u64 v;
 	int i;
@@ -164,13 +164,13 @@ static u16 fc_tx_wanted(struct fc_sched *q, const struct fc_cfg *cfg)
 	if (!cfg->tx || cfg->mode == FLOWCTL_MODE_OFF)
 		return 0;
 	if (cfg->mode == FLOWCTL_MODE_PAUSE) {
-		v = fc_charge_total(c);
-		if (v > READ_ONCE(q->thr_xoff[FC_PRIOS]) ||
-		    ((active & FC_LINK_BIT) && v > READ_ONCE(q->thr_xon[FC_PRIOS])))
-			want = FC_LINK_BIT;
+		v = fctl_charge_total(c);
+		if (v > READ_ONCE(q->thr_xoff[FCTL_PRIOS]) ||
+		    ((active & FCTL_LINK_BIT) && v > READ_ONCE(q->thr_xon[FCTL_PRIOS])))
+			want = FCTL_LINK_BIT;
 		return want;
 	}
-	for (i = 0; i < FC_PRIOS; i++) {
+	for (i = 0; i < FCTL_PRIOS; i++) {
 		/* A priority the watchdog drops sends no pause upstream. */
 		if (!(cfg->pfc_prios & BIT(i)) || (READ_ONCE(q->wd_drop) & BIT(i)))
 			continue;
@@ -185,9 +185,9 @@ static u16 fc_tx_wanted(struct fc_sched *q, const struct fc_cfg *cfg)
 /*
  * A crossing: decide at once, in the tx timer's softirq. An egress port
  * finds q through its charge under RCU, with no reference: tx_lock orders
- * each kick against fc_tx_destroy(), after which none arms the timer.
+ * each kick against fctl_tx_destroy(), after which none arms the timer.
  */
-void fc_tx_kick(struct fc_sched *q)
+void fctl_tx_kick(struct fctl_sched *q)
 {
 	spin_lock_bh(&q->tx_lock);
 	q->tx_kicked = true;
@@ -196,8 +196,8 @@ void fc_tx_kick(struct fc_sched *q)
 	spin_unlock_bh(&q->tx_lock);
 }
 
-static int fc_foreign_upper(struct net_device *upper,
-			    struct netdev_nested_priv *priv)
+static int fctl_foreign_upper(struct net_device *upper,
+			      struct netdev_nested_priv *priv)
 {
 	return !net_eq(dev_net(upper), priv->data);
 }
@@ -214,8 +214,8 @@ static int fc_foreign_upper(struct net_device *upper,
  * was neither redirected nor can have come through a device stacked on out
  * that lives in another namespace. Under RCU.
  */
-static bool fc_came_through(const struct sk_buff *skb, struct net_device *in,
-			    struct net_device *out)
+static bool fctl_came_through(const struct sk_buff *skb, struct net_device *in,
+			      struct net_device *out)
 {
 	struct netdev_nested_priv priv = { .data = dev_net(out) };
 	struct net_device *m = netdev_master_upper_dev_get_rcu(in);
@@ -224,7 +224,7 @@ static bool fc_came_through(const struct sk_buff *skb, struct net_device *in,
 		return m == netdev_master_upper_dev_get_rcu(out);
 	if (skb_is_redirected(skb))
 		return false;
-	return !netdev_walk_all_upper_dev_rcu(out, fc_foreign_upper, &priv);
+	return !netdev_walk_all_upper_dev_rcu(out, fctl_foreign_upper, &priv);
 }
 
 /*
@@ -236,36 +236,36 @@ static bool fc_came_through(const struct sk_buff *skb, struct net_device *in,
  * Ports with tx on, in every namespace. While there are none, no skb can
  * be charged, and enqueue skips the ingress port's lookup (flowctl.h).
  */
-atomic_t fc_tx_ports = ATOMIC_INIT(0);
+atomic_t fctl_tx_ports = ATOMIC_INIT(0);
 
 /* Count q while its configuration has tx on. Under RTNL. */
-void fc_tx_count(struct fc_sched *q, bool on)
+void fctl_tx_count(struct fctl_sched *q, bool on)
 {
 	if (q->tx_counted == on)
 		return;
 	q->tx_counted = on;
 	if (on)
-		atomic_inc(&fc_tx_ports);
+		atomic_inc(&fctl_tx_ports);
 	else
-		atomic_dec(&fc_tx_ports);
+		atomic_dec(&fctl_tx_ports);
 }
 
-static struct fc_sched *fc_ingress_port(struct sk_buff *skb, struct net *net,
-					u8 *prio, u8 etrust,
-					const struct fc_cfg **acfg,
-					struct fc_charge **cp)
+static struct fctl_sched *fctl_ingress_port(struct sk_buff *skb, struct net *net,
+					    u8 *prio, u8 etrust,
+					const struct fctl_cfg **acfg,
+					struct fctl_charge **cp)
 {
 	struct net_device *in;
-	struct fc_charge *c;
-	struct fc_sched *a;
+	struct fctl_charge *c;
+	struct fctl_sched *a;
 	struct Qdisc *sch;
 
 	if (!skb->skb_iif)
 		return NULL;
 	in = dev_get_by_index_rcu(net, skb->skb_iif);
 	sch = in ? rcu_dereference(in->qdisc) : NULL;
-	if (!sch || sch->ops != &fc_qdisc_ops ||
-	    !fc_came_through(skb, in, skb->dev))
+	if (!sch || sch->ops != &fctl_qdisc_ops ||
+	    !fctl_came_through(skb, in, skb->dev))
 		return NULL;
 	a = qdisc_priv(sch);
 	c = READ_ONCE(a->charge);
@@ -276,7 +276,7 @@ static struct fc_sched *fc_ingress_port(struct sk_buff *skb, struct net *net,
 		return NULL;
 	*cp = c;
 	if ((*acfg)->trust != etrust)
-		*prio = fc_classify(*acfg, skb);
+		*prio = fctl_classify(*acfg, skb);
 	return a;
 }
 
@@ -285,13 +285,13 @@ static struct fc_sched *fc_ingress_port(struct sk_buff *skb, struct net *net,
  * covers it is in force, count it, and past the headroom that XOFF left,
  * the partner is not listening. Returns whether the XOFF was in force.
  */
-static bool fc_heard_in_xoff(struct fc_sched *a, const struct fc_cfg *acfg,
-			     u8 prio, u32 len)
+static bool fctl_heard_in_xoff(struct fctl_sched *a, const struct fctl_cfg *acfg,
+			       u8 prio, u32 len)
 {
 	bool pause = acfg->mode == FLOWCTL_MODE_PAUSE;
-	int t = pause ? FC_PRIOS : prio;
+	int t = pause ? FCTL_PRIOS : prio;
 
-	if (!(READ_ONCE(a->tx_active) & (pause ? FC_LINK_BIT : BIT(prio))))
+	if (!(READ_ONCE(a->tx_active) & (pause ? FCTL_LINK_BIT : BIT(prio))))
 		return false;
 	if (atomic64_add_return(len, &a->since_xoff[t]) >
 	    READ_ONCE(a->allowance[t]))
@@ -306,16 +306,16 @@ static bool fc_heard_in_xoff(struct fc_sched *a, const struct fc_cfg *acfg,
 void __fc_charge_skb(struct sk_buff *skb, struct net *net, u8 prio, u8 etrust,
 		     u32 len)
 {
-	struct fc_skb_cb *cb = fc_skb_cb(skb);
-	const struct fc_cfg *acfg;
-	struct fc_charge *c;
-	struct fc_sched *a;
+	struct fctl_skb_cb *cb = fctl_skb_cb(skb);
+	const struct fctl_cfg *acfg;
+	struct fctl_charge *c;
+	struct fctl_sched *a;
 	u64 v;
 	int t;
 
 	cb->charge = NULL;
 	rcu_read_lock();
-	a = fc_ingress_port(skb, net, &prio, etrust, &acfg, &c);
+	a = fctl_ingress_port(skb, net, &prio, etrust, &acfg, &c);
 	if (!a || !refcount_inc_not_zero(&c->ref))
 		goto out;
 	cb->charge = c;
@@ -323,14 +323,14 @@ void __fc_charge_skb(struct sk_buff *skb, struct net *net, u8 prio, u8 etrust,
 	cb->wire_len = len;
 	v = atomic64_add_return(len, &c->bytes[prio]);
 
-	if (!fc_heard_in_xoff(a, acfg, prio, len)) {
+	if (!fctl_heard_in_xoff(a, acfg, prio, len)) {
 		t = prio;
 		if (acfg->mode == FLOWCTL_MODE_PAUSE) {
-			t = FC_PRIOS;
-			v = fc_charge_total(c);
+			t = FCTL_PRIOS;
+			v = fctl_charge_total(c);
 		}
 		if (v > READ_ONCE(a->thr_xoff[t]))
-			fc_tx_kick(a);
+			fctl_tx_kick(a);
 	}
 out:
 	rcu_read_unlock();
@@ -344,23 +344,23 @@ out:
 void __fc_heard_dropped(struct sk_buff *skb, struct net *net, u8 prio,
 			u8 etrust, u32 len)
 {
-	const struct fc_cfg *acfg;
-	struct fc_charge *c;
-	struct fc_sched *a;
+	const struct fctl_cfg *acfg;
+	struct fctl_charge *c;
+	struct fctl_sched *a;
 
 	rcu_read_lock();
-	a = fc_ingress_port(skb, net, &prio, etrust, &acfg, &c);
+	a = fctl_ingress_port(skb, net, &prio, etrust, &acfg, &c);
 	if (a)
-		fc_heard_in_xoff(a, acfg, prio, len);
+		fctl_heard_in_xoff(a, acfg, prio, len);
 	rcu_read_unlock();
 }
 
 /* Uncharge a dequeued, dropped or purged skb that was charged. */
 void __fc_uncharge_skb(struct sk_buff *skb)
 {
-	struct fc_skb_cb *cb = fc_skb_cb(skb);
-	struct fc_charge *c = cb->charge;
-	struct fc_sched *a;
+	struct fctl_skb_cb *cb = fctl_skb_cb(skb);
+	struct fctl_charge *c = cb->charge;
+	struct fctl_sched *a;
 	u64 v;
 
 	cb->charge = NULL;
@@ -372,19 +372,19 @@ void __fc_uncharge_skb(struct sk_buff *skb)
 	 */
 	if (a && (READ_ONCE(a->tx_active) | READ_ONCE(a->storm_blocked))) {
 		u16 active = READ_ONCE(a->tx_active) | READ_ONCE(a->storm_blocked);
-		int i = active & FC_LINK_BIT ? FC_PRIOS : cb->cprio;
+		int i = active & FCTL_LINK_BIT ? FCTL_PRIOS : cb->cprio;
 
-		if (i == FC_PRIOS)
-			v = fc_charge_total(c);
-		if ((active & (i == FC_PRIOS ? FC_LINK_BIT : BIT(i))) &&
+		if (i == FCTL_PRIOS)
+			v = fctl_charge_total(c);
+		if ((active & (i == FCTL_PRIOS ? FCTL_LINK_BIT : BIT(i))) &&
 		    v <= READ_ONCE(a->thr_xon[i]))
-			fc_tx_kick(a);
+			fctl_tx_kick(a);
 	}
 	rcu_read_unlock();
-	fc_charge_put(c);
+	fctl_charge_put(c);
 }
 
-static struct sk_buff *fc_tx_alloc(struct net_device *dev)
+static struct sk_buff *fctl_tx_alloc(struct net_device *dev)
 {
 	struct sk_buff *skb;
 
@@ -404,7 +404,7 @@ static struct sk_buff *fc_tx_alloc(struct net_device *dev)
  * (tcpdump on the port) get their copy first, as dev_hard_start_xmit()
  * gives them one: dev_direct_xmit() does not.
  */
-static bool fc_tx_xmit(struct sk_buff *skb)
+static bool fctl_tx_xmit(struct sk_buff *skb)
 {
 	skb_set_network_header(skb, ETH_HLEN);
 	if (dev_nit_active(skb->dev)) {
@@ -421,8 +421,8 @@ static bool fc_tx_xmit(struct sk_buff *skb)
  * gives it (the configured quanta, or 0: XON). Returns the states whose
  * frame the driver took; only those are counted.
  */
-static u16 fc_tx_frames(struct fc_sched *q, u16 want, u16 send,
-			const struct fc_cfg *cfg)
+static u16 fctl_tx_frames(struct fctl_sched *q, u16 want, u16 send,
+			  const struct fctl_cfg *cfg)
 {
 	struct net_device *dev = qdisc_dev(q->sch);
 	u16 time[MC_NUM_PRIOS] = { 0 };
@@ -431,14 +431,14 @@ static u16 fc_tx_frames(struct fc_sched *q, u16 want, u16 send,
 	u8 enable;
 	int i;
 
-	if (send & FC_LINK_BIT) {
-		skb = fc_tx_alloc(dev);
+	if (send & FCTL_LINK_BIT) {
+		skb = fctl_tx_alloc(dev);
 		if (skb) {
 			mc_build_pause(skb_put(skb, MC_FRAME_LEN), dev->dev_addr,
-				       want & FC_LINK_BIT ? cfg->quanta : 0);
-			if (fc_tx_xmit(skb)) {
-				sent |= FC_LINK_BIT;
-				fc_stat_inc(&q->txs.syncp, want & FC_LINK_BIT ?
+				       want & FCTL_LINK_BIT ? cfg->quanta : 0);
+			if (fctl_tx_xmit(skb)) {
+				sent |= FCTL_LINK_BIT;
+				fctl_stat_inc(&q->txs.syncp, want & FCTL_LINK_BIT ?
 					    &q->txs.tx_pause : &q->txs.tx_xon);
 			}
 		}
@@ -447,17 +447,17 @@ static u16 fc_tx_frames(struct fc_sched *q, u16 want, u16 send,
 	enable = send & 0xff ? (send | want) & 0xff : 0;
 	if (!enable)
 		return sent;
-	skb = fc_tx_alloc(dev);
+	skb = fctl_tx_alloc(dev);
 	if (!skb)
 		return sent;
-	for (i = 0; i < FC_PRIOS; i++)
+	for (i = 0; i < FCTL_PRIOS; i++)
 		if (enable & want & BIT(i))
 			time[i] = cfg->quanta;
 	mc_build_pfc(skb_put(skb, MC_FRAME_LEN), dev->dev_addr, enable, time);
-	if (!fc_tx_xmit(skb))
+	if (!fctl_tx_xmit(skb))
 		return sent;
 	u64_stats_update_begin(&q->txs.syncp);
-	for (i = 0; i < FC_PRIOS; i++) {
+	for (i = 0; i < FCTL_PRIOS; i++) {
 		if (!(enable & BIT(i)))
 			continue;
 		u64_stats_inc(time[i] ? &q->txs.prio_tx_pfc[i] :
@@ -476,14 +476,14 @@ static u16 fc_tx_frames(struct fc_sched *q, u16 want, u16 send,
  * counted, and it may not pause again until its charge falls below XON:
  * meanwhile what the partner sends is tail-dropped where it waits. Returns
  * want without the blocked states; *due is when to look again (0: none).
- * The tx timer's alone (fc_tx_run).
+ * The tx timer's alone (fctl_tx_run).
  */
-static u16 fc_tx_guard(struct fc_sched *q, const struct fc_cfg *cfg,
-		       u16 want, u16 active, u64 now, u64 *due)
+static u16 fctl_tx_guard(struct fctl_sched *q, const struct fctl_cfg *cfg,
+			 u16 want, u16 active, u64 now, u64 *due)
 {
 	u64 limit = (u64)cfg->tx_storm_ms * NSEC_PER_MSEC, warn, t;
 	u16 blocked = q->storm_blocked, bit;
-	struct fc_charge *c = q->charge;
+	struct fctl_charge *c = q->charge;
 	u64 v;
 	int i;
 
@@ -494,11 +494,11 @@ static u16 fc_tx_guard(struct fc_sched *q, const struct fc_cfg *cfg,
 	}
 	warn = div_u64(limit * 85, 100);
 	/* States of the other mode (a mode change) are gone. */
-	blocked &= cfg->mode == FLOWCTL_MODE_PAUSE ? FC_LINK_BIT : 0xff;
-	for (i = 0; i <= FC_PRIOS; i++) {
-		bit = i == FC_PRIOS ? FC_LINK_BIT : BIT(i);
+	blocked &= cfg->mode == FLOWCTL_MODE_PAUSE ? FCTL_LINK_BIT : 0xff;
+	for (i = 0; i <= FCTL_PRIOS; i++) {
+		bit = i == FCTL_PRIOS ? FCTL_LINK_BIT : BIT(i);
 		if (blocked & bit) {
-			v = i == FC_PRIOS ? fc_charge_total(c) :
+			v = i == FCTL_PRIOS ? fctl_charge_total(c) :
 			    atomic64_read(&c->bytes[i]);
 			if (v <= READ_ONCE(q->thr_xon[i]))
 				blocked &= ~bit;
@@ -514,11 +514,11 @@ static u16 fc_tx_guard(struct fc_sched *q, const struct fc_cfg *cfg,
 		 */
 		if (t >= warn && !(q->storm_warned & bit)) {
 			q->storm_warned |= bit;
-			fc_stat_inc(&q->txs.syncp, &q->txs.tx_storm_warning);
+			fctl_stat_inc(&q->txs.syncp, &q->txs.tx_storm_warning);
 		}
 		if (t >= limit) {
 			blocked |= bit;
-			fc_stat_inc(&q->txs.syncp, &q->txs.tx_storm_error);
+			fctl_stat_inc(&q->txs.syncp, &q->txs.tx_storm_error);
 			want &= ~bit;
 			continue;
 		}
@@ -532,28 +532,28 @@ static u16 fc_tx_guard(struct fc_sched *q, const struct fc_cfg *cfg,
 
 /*
  * Whether an XOFF of quanta at speed outlasts its refresh: the refresh
- * comes at half the pause, never sooner than FC_TX_MIN_REFRESH_NS, so the
+ * comes at half the pause, never sooner than FCTL_TX_MIN_REFRESH_NS, so the
  * pause must last twice that; with no speed there is no refresh.
  */
-bool fc_xoff_lasts(u16 quanta, u32 speed)
+bool fctl_xoff_lasts(u16 quanta, u32 speed)
 {
 	return speed &&
-	       mc_quanta_to_ns(quanta, speed) >= 2 * FC_TX_MIN_REFRESH_NS;
+	       mc_quanta_to_ns(quanta, speed) >= 2 * FCTL_TX_MIN_REFRESH_NS;
 }
 
 /* Half the time an XOFF gives, so a refresh lands before it runs out. */
-static u64 fc_tx_refresh_ns(const struct fc_cfg *cfg, u32 speed)
+static u64 fctl_tx_refresh_ns(const struct fctl_cfg *cfg, u32 speed)
 {
 	if (!speed || !cfg->quanta)
 		return 0;
 	return max_t(u64, mc_quanta_to_ns(cfg->quanta, speed) / 2,
-		     FC_TX_MIN_REFRESH_NS);
+		     FCTL_TX_MIN_REFRESH_NS);
 }
 
 /* Sends what changed; returns when to look again (0: on a kick only). */
-static u64 fc_tx_run(struct fc_sched *q)
+static u64 fctl_tx_run(struct fctl_sched *q)
 {
-	const struct fc_cfg *cfg;
+	const struct fctl_cfg *cfg;
 	u16 active, want, changed, send, sent, now_on;
 	u64 refresh, now, due, at = 0;
 	u32 speed;
@@ -564,19 +564,19 @@ static u64 fc_tx_run(struct fc_sched *q)
 	speed = READ_ONCE(q->speed_mbps);
 	active = READ_ONCE(q->tx_active);
 	now = ktime_get_ns();
-	want = fc_tx_guard(q, cfg, fc_tx_wanted(q, cfg), active, now, &due);
+	want = fctl_tx_guard(q, cfg, fctl_tx_wanted(q, cfg), active, now, &due);
 	changed = want ^ active;
-	refresh = fc_tx_refresh_ns(cfg, speed);
+	refresh = fctl_tx_refresh_ns(cfg, speed);
 	/* A change is sent at once; a held XOFF is refreshed when due. */
 	send = changed;
 	if (want && now >= q->tx_refresh_at)
 		send |= want;
-	sent = send ? fc_tx_frames(q, want, send, cfg) : 0;
+	sent = send ? fctl_tx_frames(q, want, send, cfg) : 0;
 	/* A state moves only once its frame is on its way. */
 	changed &= sent;
 	now_on = want & changed;
-	for (i = 0; i <= FC_PRIOS; i++) {
-		u16 bit = i == FC_PRIOS ? FC_LINK_BIT : BIT(i);
+	for (i = 0; i <= FCTL_PRIOS; i++) {
+		u16 bit = i == FCTL_PRIOS ? FCTL_LINK_BIT : BIT(i);
 
 		if (!(now_on & bit))
 			continue;
@@ -598,11 +598,11 @@ static u64 fc_tx_run(struct fc_sched *q)
 	/* Refused (a full ring): again soon, while the link can carry it. */
 	if ((send & ~sent) && netif_running(qdisc_dev(q->sch)) &&
 	    netif_carrier_ok(qdisc_dev(q->sch)))
-		at = now + FC_TX_RETRY_NS;
+		at = now + FCTL_TX_RETRY_NS;
 	if (active && refresh && (!at || q->tx_refresh_at < at))
 		at = q->tx_refresh_at;
 	/* The guard's next warning or limit; a blocked state is looked at
-	 * again when its charge moves (fc_tx_kick) or at the next refresh.
+	 * again when its charge moves (fctl_tx_kick) or at the next refresh.
 	 */
 	if (active && due && (!at || due < at))
 		at = due;
@@ -611,19 +611,19 @@ static u64 fc_tx_run(struct fc_sched *q)
 }
 
 /*
- * The one caller of fc_tx_run(): softirq, never on two CPUs at once. A
+ * The one caller of fctl_tx_run(): softirq, never on two CPUs at once. A
  * kick during a run leaves the timer queued to run again at once;
  * otherwise the run says when it is next due.
  */
-static enum hrtimer_restart fc_tx_timer_fn(struct hrtimer *timer)
+static enum hrtimer_restart fctl_tx_timer_fn(struct hrtimer *timer)
 {
-	struct fc_sched *q = container_of(timer, struct fc_sched, tx_timer);
+	struct fctl_sched *q = container_of(timer, struct fctl_sched, tx_timer);
 	u64 at;
 
 	spin_lock(&q->tx_lock);
 	q->tx_kicked = false;
 	spin_unlock(&q->tx_lock);
-	at = fc_tx_run(q);
+	at = fctl_tx_run(q);
 	spin_lock(&q->tx_lock);
 	if (at && !q->tx_kicked && !q->tx_dying)
 		hrtimer_start(timer, ns_to_ktime(at), HRTIMER_MODE_ABS_SOFT);
@@ -632,9 +632,9 @@ static enum hrtimer_restart fc_tx_timer_fn(struct hrtimer *timer)
 }
 
 /* The port's transmit counters, without a lock. */
-void fc_tx_read(struct fc_sched *q, struct fc_tx_stats *t)
+void fctl_tx_read(struct fctl_sched *q, struct fctl_tx_stats *t)
 {
-	const struct fc_tx_counters *c = &q->txs;
+	const struct fctl_tx_counters *c = &q->txs;
 	unsigned int start;
 	int i;
 
@@ -643,7 +643,7 @@ void fc_tx_read(struct fc_sched *q, struct fc_tx_stats *t)
 		t->tx_pause = u64_stats_read(&c->tx_pause);
 		t->tx_xon = u64_stats_read(&c->tx_xon);
 		t->tx_pfc = u64_stats_read(&c->tx_pfc);
-		for (i = 0; i < FC_PRIOS; i++) {
+		for (i = 0; i < FCTL_PRIOS; i++) {
 			t->prio_tx_pfc[i] = u64_stats_read(&c->prio_tx_pfc[i]);
 			t->prio_tx_pfc_xon[i] =
 				u64_stats_read(&c->prio_tx_pfc_xon[i]);
@@ -655,9 +655,9 @@ void fc_tx_read(struct fc_sched *q, struct fc_tx_stats *t)
 }
 
 /* A frame the timer sends meanwhile may still be counted before zero. */
-void fc_tx_reset_counters(struct fc_sched *q)
+void fctl_tx_reset_counters(struct fctl_sched *q)
 {
-	struct fc_tx_counters *c = &q->txs;
+	struct fctl_tx_counters *c = &q->txs;
 	int i;
 
 	local_bh_disable();
@@ -665,7 +665,7 @@ void fc_tx_reset_counters(struct fc_sched *q)
 	u64_stats_set(&c->tx_pause, 0);
 	u64_stats_set(&c->tx_xon, 0);
 	u64_stats_set(&c->tx_pfc, 0);
-	for (i = 0; i < FC_PRIOS; i++) {
+	for (i = 0; i < FCTL_PRIOS; i++) {
 		u64_stats_set(&c->prio_tx_pfc[i], 0);
 		u64_stats_set(&c->prio_tx_pfc_xon[i], 0);
 	}
@@ -676,35 +676,35 @@ void fc_tx_reset_counters(struct fc_sched *q)
 	atomic64_set(&q->tx_xoff_short, 0);
 }
 
-void fc_tx_init(struct fc_sched *q)
+void fctl_tx_init(struct fctl_sched *q)
 {
 	u64_stats_init(&q->txs.syncp);
 	spin_lock_init(&q->tx_lock);
 	hrtimer_init(&q->tx_timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
-	q->tx_timer.function = fc_tx_timer_fn;
+	q->tx_timer.function = fctl_tx_timer_fn;
 }
 
 /* Re-evaluate after a configuration change (tx off sends XON). */
-void fc_tx_reconsider(struct fc_sched *q)
+void fctl_tx_reconsider(struct fctl_sched *q)
 {
-	fc_tx_kick(q);
+	fctl_tx_kick(q);
 }
 
 /* Detach: stop being charged, stop sending. */
-void fc_tx_unpublish(struct fc_sched *q)
+void fctl_tx_unpublish(struct fctl_sched *q)
 {
 	if (q->charge)
 		RCU_INIT_POINTER(q->charge->port, NULL);
 }
 
 /*
- * An egress port that found q through its charge before fc_tx_unpublish()
+ * An egress port that found q through its charge before fctl_tx_unpublish()
  * may still read q (its memory is freed after an RCU grace period, as the
  * qdisc's is) and kick it: once tx_dying is set under tx_lock, no kick and
  * no run arms the timer, and hrtimer_cancel() waits for a run in progress.
  * Then the partner is released from every XOFF still in force, at once.
  */
-void fc_tx_destroy(struct fc_sched *q)
+void fctl_tx_destroy(struct fctl_sched *q)
 {
 	u16 active;
 
@@ -715,11 +715,11 @@ void fc_tx_destroy(struct fc_sched *q)
 
 	active = READ_ONCE(q->tx_active);
 	if (active && q->sch && rcu_access_pointer(q->cfg)) {
-		fc_tx_frames(q, 0, active, rcu_dereference_protected(q->cfg, 1));
+		fctl_tx_frames(q, 0, active, rcu_dereference_protected(q->cfg, 1));
 		WRITE_ONCE(q->tx_active, 0);
 	}
 	if (q->charge) {
-		fc_charge_put(q->charge);
+		fctl_charge_put(q->charge);
 		WRITE_ONCE(q->charge, NULL);
 	}
 }

@@ -5,7 +5,7 @@
  *
  * A window of cfg->wd_detect_ms opens when a priority's gate closes. When
  * it ends, the priority is stormed if its band holds packets, never ran
- * empty in the window, and its gate was closed for at least FC_WD_SHARE
+ * empty in the window, and its gate was closed for at least FCTL_WD_SHARE
  * percent of it (the share, not one unbroken pause: refreshes may leave
  * gaps in which a few packets leave). A queue that drains between pauses
  * runs empty; a band starved by a higher priority is not paused. Else a
@@ -14,7 +14,7 @@
  * by drop, ignored and sent by forward, or only reported by alert. It is
  * restored once no PAUSE/PFC naming it arrived for the restoration time.
  *
- * State: struct fc_prio_wd under rx_lock; the masks the data path reads
+ * State: struct fctl_prio_wd under rx_lock; the masks the data path reads
  * (wd_drop, wd_forward) are written under rx_lock with WRITE_ONCE. One soft
  * hrtimer per port fires at the earliest window end or restoration time.
  * Purging a band takes the qdisc lock, never under rx_lock (the
@@ -25,9 +25,9 @@
 #include <net/ndisc.h>
 #include "flowctl.h"
 
-#define FC_WD_SHARE	90	/* percent of a window paused to count */
+#define FCTL_WD_SHARE	90	/* percent of a window paused to count */
 
-static u64 fc_wd_restore_ns(const struct fc_cfg *cfg)
+static u64 fctl_wd_restore_ns(const struct fctl_cfg *cfg)
 {
 	u32 ms = cfg->wd_restore_ms ? cfg->wd_restore_ms :
 		 2 * cfg->wd_detect_ms;
@@ -36,25 +36,25 @@ static u64 fc_wd_restore_ns(const struct fc_cfg *cfg)
 }
 
 /* Time prio's gate was closed, up to now. rx_lock held. */
-static u64 fc_paused_total(const struct fc_sched *q, int prio, u64 now)
+static u64 fctl_paused_total(const struct fctl_sched *q, int prio, u64 now)
 {
-	const struct fc_prio_rx *r = &q->prx[prio];
+	const struct fctl_prio_rx *r = &q->prx[prio];
 
 	return r->paused_ns + (r->until ? min(r->until, now) - r->start : 0);
 }
 
 /* Arm the timer for the earliest deadline of any priority. rx_lock held. */
-static void fc_wd_arm(struct fc_sched *q, const struct fc_cfg *cfg)
+static void fctl_wd_arm(struct fctl_sched *q, const struct fctl_cfg *cfg)
 {
 	u64 detect = (u64)cfg->wd_detect_ms * NSEC_PER_MSEC;
-	u64 restore = fc_wd_restore_ns(cfg);
+	u64 restore = fctl_wd_restore_ns(cfg);
 	u64 next = U64_MAX;
 	int prio;
 
 	if (!detect || q->rx_dead)
 		return;
-	for (prio = 0; prio < FC_PRIOS; prio++) {
-		const struct fc_prio_wd *w = &q->pwd[prio];
+	for (prio = 0; prio < FCTL_PRIOS; prio++) {
+		const struct fctl_prio_wd *w = &q->pwd[prio];
 
 		if (w->state == FLOWCTL_WD_STORMED)
 			next = min(next, w->last_frame + restore);
@@ -67,27 +67,27 @@ static void fc_wd_arm(struct fc_sched *q, const struct fc_cfg *cfg)
 }
 
 /* prio's gate just closed: watch it, unless it is watched already. */
-void fc_wd_watch(struct fc_sched *q, const struct fc_cfg *cfg, int prio,
-		 u64 now)
+void fctl_wd_watch(struct fctl_sched *q, const struct fctl_cfg *cfg, int prio,
+		   u64 now)
 {
-	struct fc_prio_wd *w = &q->pwd[prio];
+	struct fctl_prio_wd *w = &q->pwd[prio];
 
 	if (!cfg->wd_detect_ms || w->state == FLOWCTL_WD_STORMED ||
 	    w->win_start)
 		return;
 	w->win_start = now;
-	w->win_paused = fc_paused_total(q, prio, now);
+	w->win_paused = fctl_paused_total(q, prio, now);
 	w->win_empties = READ_ONCE(q->band[prio].empties);
-	fc_wd_arm(q, cfg);
+	fctl_wd_arm(q, cfg);
 }
 
 /*
  * A frame named prio. Returns true when the watchdog says to ignore it
  * (prio is stormed, and the action is not alert). rx_lock held.
  */
-bool fc_wd_frame(struct fc_sched *q, int prio, u64 now)
+bool fctl_wd_frame(struct fctl_sched *q, int prio, u64 now)
 {
-	struct fc_prio_wd *w = &q->pwd[prio];
+	struct fctl_prio_wd *w = &q->pwd[prio];
 
 	if (w->state != FLOWCTL_WD_STORMED)
 		return false;
@@ -98,10 +98,10 @@ bool fc_wd_frame(struct fc_sched *q, int prio, u64 now)
 /*
  * The priority a storm event names: in mode pause the eight storm and
  * restore together and are reported once, as the link (priority 0's
- * event, without a priority), as fc_evs_for() reports their gates.
+ * event, without a priority), as fctl_evs_for() reports their gates.
  */
-static struct fc_events *fc_wd_evs(const struct fc_cfg *cfg, int prio,
-				   struct fc_events *evs, s8 *evprio)
+static struct fctl_events *fctl_wd_evs(const struct fctl_cfg *cfg, int prio,
+				       struct fctl_events *evs, s8 *evprio)
 {
 	if (cfg->mode == FLOWCTL_MODE_PAUSE) {
 		*evprio = -1;
@@ -112,14 +112,14 @@ static struct fc_events *fc_wd_evs(const struct fc_cfg *cfg, int prio,
 }
 
 /*
- * Under drop the gate opens only once the band is purged (fc_wd_timer):
+ * Under drop the gate opens only once the band is purged (fctl_wd_timer):
  * until then dequeue cannot send what the watchdog is about to drop.
  */
-static void fc_wd_storm(struct fc_sched *q, const struct fc_cfg *cfg,
-			int prio, u64 now, struct fc_events *evs, u8 *purge)
+static void fctl_wd_storm(struct fctl_sched *q, const struct fctl_cfg *cfg,
+			  int prio, u64 now, struct fctl_events *evs, u8 *purge)
 {
-	struct fc_prio_wd *w = &q->pwd[prio];
-	struct fc_events *e;
+	struct fctl_prio_wd *w = &q->pwd[prio];
+	struct fctl_events *e;
 	s8 evprio;
 
 	w->state = FLOWCTL_WD_STORMED;
@@ -127,8 +127,8 @@ static void fc_wd_storm(struct fc_sched *q, const struct fc_cfg *cfg,
 	w->stormed_at = now;
 	w->last_frame = now;
 	w->win_start = 0;
-	e = fc_wd_evs(cfg, prio, evs, &evprio);
-	fc_rx_event(e, FLOWCTL_EVENT_STORM_START, evprio, 0, 0);
+	e = fctl_wd_evs(cfg, prio, evs, &evprio);
+	fctl_rx_event(e, FLOWCTL_EVENT_STORM_START, evprio, 0, 0);
 	if (cfg->wd_action == FLOWCTL_WD_ALERT)
 		return;
 	q->wd_ignore |= BIT(prio);
@@ -136,16 +136,16 @@ static void fc_wd_storm(struct fc_sched *q, const struct fc_cfg *cfg,
 		WRITE_ONCE(q->wd_drop, q->wd_drop | BIT(prio));
 		*purge |= BIT(prio);
 	} else {
-		fc_rx_open(q, prio, now, evs);
+		fctl_rx_open(q, prio, now, evs);
 		WRITE_ONCE(q->wd_forward, q->wd_forward | BIT(prio));
 	}
 }
 
-static void fc_wd_restore(struct fc_sched *q, const struct fc_cfg *cfg,
-			  int prio, u64 now, struct fc_events *evs)
+static void fctl_wd_restore(struct fctl_sched *q, const struct fctl_cfg *cfg,
+			    int prio, u64 now, struct fctl_events *evs)
 {
-	struct fc_prio_wd *w = &q->pwd[prio];
-	struct fc_events *e;
+	struct fctl_prio_wd *w = &q->pwd[prio];
+	struct fctl_events *e;
 	s8 evprio;
 
 	w->state = FLOWCTL_WD_OPERATIONAL;
@@ -154,12 +154,12 @@ static void fc_wd_restore(struct fc_sched *q, const struct fc_cfg *cfg,
 	q->wd_ignore &= ~BIT(prio);
 	WRITE_ONCE(q->wd_drop, q->wd_drop & ~BIT(prio));
 	WRITE_ONCE(q->wd_forward, q->wd_forward & ~BIT(prio));
-	e = fc_wd_evs(cfg, prio, evs, &evprio);
-	fc_rx_event(e, FLOWCTL_EVENT_STORM_END, evprio, 0, now - w->stormed_at);
+	e = fctl_wd_evs(cfg, prio, evs, &evprio);
+	fctl_rx_event(e, FLOWCTL_EVENT_STORM_END, evprio, 0, now - w->stormed_at);
 }
 
 /* Drop what the bands in mask hold, as the drop action asks. */
-static void fc_wd_purge(struct fc_sched *q, u8 mask)
+static void fctl_wd_purge(struct fctl_sched *q, u8 mask)
 {
 	struct Qdisc *sch = q->sch;
 	spinlock_t *lock = qdisc_lock(sch);
@@ -168,8 +168,8 @@ static void fc_wd_purge(struct fc_sched *q, u8 mask)
 	spin_lock(lock);
 	/* A new configuration may have restored some meanwhile. */
 	mask &= READ_ONCE(q->wd_drop);
-	for (prio = 0; prio < FC_PRIOS; prio++) {
-		struct fc_band *b = &q->band[prio];
+	for (prio = 0; prio < FCTL_PRIOS; prio++) {
+		struct fctl_band *b = &q->band[prio];
 		struct sk_buff *skb;
 		u32 n;
 
@@ -178,13 +178,13 @@ static void fc_wd_purge(struct fc_sched *q, u8 mask)
 		/* Each packet once: control frames go back to the tail, in order. */
 		for (n = b->q.qlen; n; n--) {
 			skb = __qdisc_dequeue_head(&b->q);
-			if (fc_wd_control(skb)) {
+			if (fctl_wd_control(skb)) {
 				__qdisc_enqueue_tail(skb, &b->q);
 				continue;
 			}
 			b->backlog -= qdisc_pkt_len(skb);
-			fc_stat_inc(&b->syncp, &b->wd_tx_drop);
-			fc_uncharge_skb(skb);
+			fctl_stat_inc(&b->syncp, &b->wd_tx_drop);
+			fctl_uncharge_skb(skb);
 			qdisc_qstats_backlog_dec(sch, skb);
 			qdisc_qstats_drop(sch);
 			sch->q.qlen--;
@@ -196,11 +196,11 @@ static void fc_wd_purge(struct fc_sched *q, u8 mask)
 	spin_unlock(lock);
 }
 
-static enum hrtimer_restart fc_wd_timer(struct hrtimer *timer)
+static enum hrtimer_restart fctl_wd_timer(struct hrtimer *timer)
 {
-	struct fc_sched *q = container_of(timer, struct fc_sched, wd_timer);
-	struct fc_events evs = { .n = 0 }, opened = { .n = 0 };
-	const struct fc_cfg *cfg;
+	struct fctl_sched *q = container_of(timer, struct fctl_sched, wd_timer);
+	struct fctl_events evs = { .n = 0 }, opened = { .n = 0 };
+	const struct fctl_cfg *cfg;
 	u64 now, detect, restore;
 	u8 purge = 0, stormy = 0;
 	int prio;
@@ -211,65 +211,65 @@ static enum hrtimer_restart fc_wd_timer(struct hrtimer *timer)
 		goto unlock;
 	cfg = rcu_dereference(q->cfg);
 	detect = (u64)cfg->wd_detect_ms * NSEC_PER_MSEC;
-	restore = fc_wd_restore_ns(cfg);
+	restore = fctl_wd_restore_ns(cfg);
 	now = ktime_get_ns();
-	for (prio = 0; prio < FC_PRIOS && detect; prio++) {
-		struct fc_prio_wd *w = &q->pwd[prio];
-		struct fc_band *b = &q->band[prio];
+	for (prio = 0; prio < FCTL_PRIOS && detect; prio++) {
+		struct fctl_prio_wd *w = &q->pwd[prio];
+		struct fctl_band *b = &q->band[prio];
 		u64 paused;
 
 		if (w->state == FLOWCTL_WD_STORMED) {
 			if (now >= w->last_frame + restore)
-				fc_wd_restore(q, cfg, prio, now, &evs);
+				fctl_wd_restore(q, cfg, prio, now, &evs);
 			continue;
 		}
 		if (!w->win_start || now < w->win_start + detect)
 			continue;
-		paused = fc_paused_total(q, prio, now) - w->win_paused;
+		paused = fctl_paused_total(q, prio, now) - w->win_paused;
 		if (READ_ONCE(b->q.qlen) &&
 		    READ_ONCE(b->empties) == w->win_empties &&
-		    paused * 100 >= (now - w->win_start) * FC_WD_SHARE) {
+		    paused * 100 >= (now - w->win_start) * FCTL_WD_SHARE) {
 			stormy |= BIT(prio);
 		} else {
 			w->win_start = 0;
 			if (q->prx[prio].until > now)
-				fc_wd_watch(q, cfg, prio, now);
+				fctl_wd_watch(q, cfg, prio, now);
 		}
 	}
 	/* In mode pause one gate holds all eight: they storm as one. */
 	if (stormy && cfg->mode == FLOWCTL_MODE_PAUSE)
-		for (prio = 0; prio < FC_PRIOS; prio++)
+		for (prio = 0; prio < FCTL_PRIOS; prio++)
 			if (q->pwd[prio].state != FLOWCTL_WD_STORMED)
 				stormy |= BIT(prio);
-	for (prio = 0; prio < FC_PRIOS; prio++)
+	for (prio = 0; prio < FCTL_PRIOS; prio++)
 		if (stormy & BIT(prio))
-			fc_wd_storm(q, cfg, prio, now, &evs, &purge);
-	fc_wd_arm(q, cfg);
+			fctl_wd_storm(q, cfg, prio, now, &evs, &purge);
+	fctl_wd_arm(q, cfg);
 unlock:
 	spin_unlock(&q->rx_lock);
 	rcu_read_unlock();
 
 	if (purge) {
-		fc_wd_purge(q, purge);
-		/* Purged: now the gates may open (fc_wd_storm). */
+		fctl_wd_purge(q, purge);
+		/* Purged: now the gates may open (fctl_wd_storm). */
 		spin_lock(&q->rx_lock);
 		now = ktime_get_ns();
-		for (prio = 0; prio < FC_PRIOS; prio++)
+		for (prio = 0; prio < FCTL_PRIOS; prio++)
 			if ((purge & READ_ONCE(q->wd_drop) & BIT(prio)) &&
 			    !READ_ONCE(q->rx_dead))
-				fc_rx_open(q, prio, now, &opened);
+				fctl_rx_open(q, prio, now, &opened);
 		spin_unlock(&q->rx_lock);
 	}
 	if (evs.n)
-		fc_notify_events(q, &evs);
+		fctl_notify_events(q, &evs);
 	if (opened.n)
-		fc_notify_events(q, &opened);
+		fctl_notify_events(q, &opened);
 	if (evs.n || opened.n) {
 		/* Gates opened, the drop mask changed: dequeue and the XOFF
 		 * state look again.
 		 */
-		fc_schedule(q);
-		fc_tx_kick(q);
+		fctl_schedule(q);
+		fctl_tx_kick(q);
 	}
 	return HRTIMER_NORESTART;
 }
@@ -280,8 +280,8 @@ unlock:
  * A gate closed at that moment is watched from now: a partner whose
  * refreshes keep it closed (a deadlock, a storm) closes it no more.
  */
-void fc_wd_config(struct fc_sched *q, const struct fc_cfg *old,
-		  const struct fc_cfg *ncfg, u64 now, struct fc_events *evs)
+void fctl_wd_config(struct fctl_sched *q, const struct fctl_cfg *old,
+		    const struct fctl_cfg *ncfg, u64 now, struct fctl_events *evs)
 {
 	int prio;
 
@@ -290,13 +290,13 @@ void fc_wd_config(struct fc_sched *q, const struct fc_cfg *old,
 	    old->mode == ncfg->mode) {
 		/* A new restoration time applies to storms in force. */
 		if (old->wd_restore_ms != ncfg->wd_restore_ms)
-			fc_wd_arm(q, ncfg);
+			fctl_wd_arm(q, ncfg);
 		return;
 	}
-	for (prio = 0; prio < FC_PRIOS; prio++)
+	for (prio = 0; prio < FCTL_PRIOS; prio++)
 		if (q->pwd[prio].state == FLOWCTL_WD_STORMED)
-			fc_wd_restore(q, old, prio, now, evs);
-	fc_wd_restart(q, ncfg, now);
+			fctl_wd_restore(q, old, prio, now, evs);
+	fctl_wd_restart(q, ncfg, now);
 }
 
 /*
@@ -304,15 +304,15 @@ void fc_wd_config(struct fc_sched *q, const struct fc_cfg *old,
  * new configuration, or counters reset under a window (its paused time
  * would count from before the reset). rx_lock held.
  */
-void fc_wd_restart(struct fc_sched *q, const struct fc_cfg *cfg, u64 now)
+void fctl_wd_restart(struct fctl_sched *q, const struct fctl_cfg *cfg, u64 now)
 {
 	int prio;
 
-	for (prio = 0; prio < FC_PRIOS; prio++)
+	for (prio = 0; prio < FCTL_PRIOS; prio++)
 		q->pwd[prio].win_start = 0;
-	for (prio = 0; prio < FC_PRIOS; prio++)
+	for (prio = 0; prio < FCTL_PRIOS; prio++)
 		if (q->prx[prio].until > now)
-			fc_wd_watch(q, cfg, prio, now);
+			fctl_wd_watch(q, cfg, prio, now);
 }
 
 /*
@@ -322,7 +322,7 @@ void fc_wd_restart(struct fc_sched *q, const struct fc_cfg *cfg, u64 now)
  * lossless queues; a storm that took them would take down the bond, the
  * DCBX exchange and the neighbours that outlive it.
  */
-bool fc_wd_control(const struct sk_buff *skb)
+bool fctl_wd_control(const struct sk_buff *skb)
 {
 	int off = skb_network_offset(skb);
 	struct ipv6hdr _ip6, *ip6;
@@ -351,17 +351,17 @@ bool fc_wd_control(const struct sk_buff *skb)
  * A frame arrived on the port (the ingress hook, any CPU, under RCU): true
  * when it is data of a priority stormed under drop (RX_DROP).
  */
-bool fc_wd_rx_drop(struct fc_sched *q, struct sk_buff *skb)
+bool fctl_wd_rx_drop(struct fctl_sched *q, struct sk_buff *skb)
 {
-	u8 prio = fc_classify(rcu_dereference(q->cfg), skb);
+	u8 prio = fctl_classify(rcu_dereference(q->cfg), skb);
 
-	if (!(READ_ONCE(q->wd_drop) & BIT(prio)) || fc_wd_control(skb))
+	if (!(READ_ONCE(q->wd_drop) & BIT(prio)) || fctl_wd_control(skb))
 		return false;
 	atomic64_inc(&q->wd_rx_drop[prio]);
 	return true;
 }
 
-void fc_wd_snapshot(struct fc_sched *q, struct fc_snapshot *s)
+void fctl_wd_snapshot(struct fctl_sched *q, struct fctl_snapshot *s)
 {
 	u64 now;
 	int prio;
@@ -369,8 +369,8 @@ void fc_wd_snapshot(struct fc_sched *q, struct fc_snapshot *s)
 	spin_lock_bh(&q->rx_lock);
 	/* Under the lock: no storm begins after it. */
 	now = ktime_get_ns();
-	for (prio = 0; prio < FC_PRIOS; prio++) {
-		const struct fc_prio_wd *w = &q->pwd[prio];
+	for (prio = 0; prio < FCTL_PRIOS; prio++) {
+		const struct fctl_prio_wd *w = &q->pwd[prio];
 
 		s->prio[prio].wd_state = w->state;
 		s->prio[prio].wd_storms = w->storms;
@@ -383,14 +383,14 @@ void fc_wd_snapshot(struct fc_sched *q, struct fc_snapshot *s)
 	spin_unlock_bh(&q->rx_lock);
 }
 
-void fc_wd_reset_counters(struct fc_sched *q)
+void fctl_wd_reset_counters(struct fctl_sched *q)
 {
 	u64 now = ktime_get_ns();
 	int prio;
 
 	spin_lock_bh(&q->rx_lock);
-	for (prio = 0; prio < FC_PRIOS; prio++) {
-		struct fc_prio_wd *w = &q->pwd[prio];
+	for (prio = 0; prio < FCTL_PRIOS; prio++) {
+		struct fctl_prio_wd *w = &q->pwd[prio];
 
 		w->storms = w->state == FLOWCTL_WD_STORMED ? 1 : 0;
 		w->restored = 0;
@@ -403,13 +403,13 @@ void fc_wd_reset_counters(struct fc_sched *q)
 }
 
 /* rx_dead is set: nothing re-arms the timer. */
-void fc_wd_destroy(struct fc_sched *q)
+void fctl_wd_destroy(struct fctl_sched *q)
 {
 	hrtimer_cancel(&q->wd_timer);
 }
 
-void fc_wd_init(struct fc_sched *q)
+void fctl_wd_init(struct fctl_sched *q)
 {
 	hrtimer_init(&q->wd_timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
-	q->wd_timer.function = fc_wd_timer;
+	q->wd_timer.function = fctl_wd_timer;
 }
