@@ -120,8 +120,8 @@ change_and_replace()
 	tcp "$A" qdisc change dev a0 root flowctl quanta 2000 tx on
 	check_err $? "tc qdisc change failed"
 	after=$(opts "$A" a0)
-	check_eq "$(echo "$after" | jq -c '[.quanta, .tx]')" '[2000,true]' "the changed options"
-	check_eq "$(echo "$after" | jq -c 'del(.quanta, .tx)')" "$(echo "$before" | jq -c 'del(.quanta, .tx)')" \
+	check_eq "$(echo "$after" | jq -c '[.quanta, .quanta_ns, .tx]')" '[2000,10240000,true]' "the changed options"
+	check_eq "$(echo "$after" | jq -c 'del(.quanta, .quanta_ns, .tx)')" "$(echo "$before" | jq -c 'del(.quanta, .quanta_ns, .tx)')" \
 		"what change did not name (mode, pfc-prios, speed, and the rate flowctl set gave)"
 	# replace of a flowctl by a flowctl is a change: the port stays.
 	tcp "$A" qdisc replace dev a0 root flowctl mode pause
@@ -191,7 +191,7 @@ show_stats()
 		"tc's rx_pause and flowctl's"
 	check_eq "$(echo "$j" | jq '.headroom_bytes')" "$(fc_get "$A" a0 .headroom_bytes)" \
 		"tc's headroom and flowctl's"
-	tcp "$A" -s qdisc show dev a0 | grep -q "in force: speed 100Mb/s (config) headroom"
+	tcp "$A" -s qdisc show dev a0 | grep -q "in force: speed 100Mb/s (config) quanta last [0-9.]* ms headroom"
 	check_err $? "tc -s qdisc show does not say what is in force"
 	tcp "$A" -s qdisc show dev a0 | grep -q "rx pause 3 xon 1 pfc 0"
 	check_err $? "tc -s qdisc show does not show the counters"

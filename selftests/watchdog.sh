@@ -247,10 +247,21 @@ lacp_partner()
 		     p && /system mac address:/ { print $NF; exit }'
 }
 
+# lacp_heard NS SLAVE: "yes" while the bond's port SLAVE hears its partner's
+# LACPDUs (actor not expired, 0x80; partner in sync, 0x08); the MAC above
+# outlives the partner by a second timeout, this does not.
+lacp_heard()
+{
+	ip -n "$1" -d -j link show "$2" | jq -r '.[0].linkinfo.info_slave_data |
+		if (.ad_actor_oper_port_state / 128 | floor) % 2 == 0 and
+		   (.ad_partner_oper_port_state / 8 | floor) % 2 == 1
+		then "yes" else "no: actor \(.ad_actor_oper_port_state), partner \(.ad_partner_oper_port_state)" end'
+}
+
 # drop takes a storm's data, never the link's own control traffic: an
 # 802.3ad bond (LACPDUs every second, a partner unheard for 3 s is lost)
 # whose slave is stormed in mode pause, all eight priorities under drop,
-# keeps its partner at both ends, a DCBX agent on it keeps its partner
+# hears its partner at both ends, the DCBX agents at both ends keep theirs
 # (LLDPDUs every second, a TTL of 4 s), and ARP still resolves across it,
 # while data is dropped both ways (wd_rx_drop, wd_tx_drop).
 drop_spares_control()
@@ -311,6 +322,10 @@ drop_spares_control()
 	sleep 4.5
 	check_eq "$(lacp_partner "$L" bl)" "$mac_m" "l0's LACP partner after 4.5 s of storm under drop"
 	check_eq "$(lacp_partner "$M" bm)" "$mac_l" "m0's LACP partner after 4.5 s of storm under drop"
+	check_eq "$(lacp_heard "$L" l0)" yes "l0 hears m0's LACPDUs after 4.5 s of storm under drop"
+	check_eq "$(lacp_heard "$M" m0)" yes "m0 hears l0's LACPDUs after 4.5 s of storm under drop"
+	check_eq "$(grep -c '"event":"partner-gone"' "$TMP/dm.ev")" 0 \
+		"m0's DCBX agent lost its partner during the storm: $(grep partner-gone "$TMP/dm.ev")"
 	check_eq "$(grep -c '"event":"partner-gone"' "$TMP/dl.ev")" 0 \
 		"l0's DCBX agent lost its partner during the storm: $(grep partner-gone "$TMP/dl.ev")"
 	ok=$(ip -n "$M" neigh show 198.18.7.1 dev bm | grep -c "lladdr $mac_l")
