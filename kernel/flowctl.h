@@ -20,6 +20,7 @@
 #include <uapi/linux/flowctl.h>
 
 #define FCTL_PRIOS		FLOWCTL_NUM_PRIOS
+#define FCTL_DSCPS		64
 #define FCTL_DEFAULT_LIMIT	(1024 * 1024)
 #define FCTL_MIN_LIMIT		(4 * 1024)
 #define FCTL_MAX_LIMIT		(256 * 1024 * 1024)
@@ -69,6 +70,9 @@ struct fctl_cfg {
 	u8 wd_action;		/* enum flowctl_wd_action */
 	u32 tx_storm_ms;	/* pause-storm guard, 0 = off (tx.c) */
 	u8 tunnel_wire;		/* a tunnel device taken as a wire */
+	u16 pfc_delay;		/* bits, 802.1Qbb's round-trip allowance */
+	bool dscp_app;		/* dscp_prios holds an entry */
+	u8 dscp_prios[FCTL_DSCPS];	/* bit p: the APP table maps d to p */
 	struct rcu_head rcu;
 };
 
@@ -277,6 +281,7 @@ struct fctl_sched {
 	atomic64_t wd_rx_drop[FCTL_PRIOS];
 
 	/* seldom used */
+	struct fctl_port *port;		/* the device's (dcb.c), RTNL */
 	struct nf_hook_ops hook;
 	bool hook_registered;
 	bool mc_joined;			/* 01:80:c2:00:00:01 in the device's filter */
@@ -385,7 +390,7 @@ bool fctl_rx_open(struct fctl_sched *q, int prio, u64 now, struct fctl_events *e
 /* tx.c */
 u32 fctl_max_wire_pkt(const struct net_device *dev);
 bool fctl_xoff_lasts(u16 quanta, u32 speed);
-u32 fctl_headroom(u32 speed, u32 max_wire);
+u32 fctl_headroom(u32 speed, u32 max_wire, u16 delay_bits);
 void fctl_tx_thresholds(struct fctl_sched *q);
 struct fctl_charge *fctl_charge_alloc(struct fctl_sched *q);
 void fctl_charge_put(struct fctl_charge *c);
@@ -449,7 +454,20 @@ void fctl_wd_reset_counters(struct fctl_sched *q);
 bool fctl_wd_rx_drop(struct fctl_sched *q, struct sk_buff *skb);
 bool fctl_wd_control(const struct sk_buff *skb);
 
+/* dcb.c */
+int fctl_port_get(struct fctl_sched *q);
+void fctl_port_put(struct fctl_sched *q);
+u8 fctl_port_doors(const struct fctl_sched *q);
+bool fctl_pause_is_door(const struct net_device *dev);
+int fctl_app_sync(struct fctl_sched *q, const struct fctl_cfg *old,
+		  const struct fctl_cfg *ncfg, bool adding);
+void fctl_doors_notify(struct fctl_sched *q, const struct fctl_cfg *old);
+void fctl_ports_unregister(struct net_device *dev);
+void fctl_ports_exit(void);
+
 /* netlink.c */
+int fctl_door_set(struct fctl_sched *q, struct sk_buff *attrs,
+		  struct netlink_ext_ack *extack);
 int fctl_netlink_init(void);
 void fctl_netlink_exit(void);
 void fctl_notify_events(struct fctl_sched *q, const struct fctl_events *evs);

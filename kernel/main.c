@@ -3,7 +3,8 @@
  * flowctl: IEEE 802.3x PAUSE and 802.1Q PFC in software.
  *
  * Module glue: the qdisc kind, the generic netlink family, and a netdevice
- * notifier that keeps each port's link speed (for quanta) up to date.
+ * notifier that keeps each port's link speed (for quanta) up to date and
+ * gives a device that goes its driver's ethtool operations back (dcb.c).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 #include <linux/module.h>
@@ -29,6 +30,9 @@ static int fctl_netdev_event(struct notifier_block *nb, unsigned long event,
 			/* A frame the link refused while down goes now. */
 			fctl_tx_reconsider(q);
 		}
+		break;
+	case NETDEV_UNREGISTER:
+		fctl_ports_unregister(dev);
 		break;
 	}
 	return NOTIFY_DONE;
@@ -134,6 +138,7 @@ static void __exit fctl_module_exit(void)
 	cancel_delayed_work_sync(&fctl_keys_work);
 	if (fctl_keys_held)
 		fctl_hold_ingress_keys(false);
+	fctl_ports_exit();
 	unregister_netdevice_notifier(&fctl_netdev_nb);
 	fctl_netlink_exit();
 	fctl_net_exit();

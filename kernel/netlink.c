@@ -85,6 +85,8 @@ static const struct nla_policy fctl_dev_set_policy[FLOWCTL_A_DEV_MAX + 1] = {
 	[FLOWCTL_A_DEV_TX_STORM_MS] = NLA_POLICY_MAX(NLA_U32, FCTL_TX_STORM_MAX_MS),
 	[FLOWCTL_A_DEV_TUNNEL_WIRE] = NLA_POLICY_MAX(NLA_U8, 1),
 	[FLOWCTL_A_DEV_WD_ACTION] = NLA_POLICY_MAX(NLA_U8, FLOWCTL_WD_ALERT),
+	[FLOWCTL_A_DEV_DSCP_PRIOS] = NLA_POLICY_EXACT_LEN(FCTL_DSCPS),
+	[FLOWCTL_A_DEV_PFC_DELAY] = { .type = NLA_U16 },
 };
 
 static int fctl_put_u64(struct sk_buff *msg, int attr, u64 v, int pad)
@@ -282,6 +284,9 @@ static int fctl_nl_fill(struct sk_buff *msg, struct fctl_sched *q,
 	    nla_put_u8(msg, FLOWCTL_A_DEV_WD_ACTION, c->wd_action) ||
 	    nla_put_u32(msg, FLOWCTL_A_DEV_TX_STORM_MS, c->tx_storm_ms) ||
 	    nla_put_u8(msg, FLOWCTL_A_DEV_TUNNEL_WIRE, c->tunnel_wire) ||
+	    nla_put(msg, FLOWCTL_A_DEV_DSCP_PRIOS, FCTL_DSCPS, c->dscp_prios) ||
+	    nla_put_u16(msg, FLOWCTL_A_DEV_PFC_DELAY, c->pfc_delay) ||
+	    nla_put_u8(msg, FLOWCTL_A_DEV_DOORS, fctl_port_doors(q)) ||
 	    fctl_put_snapshot_state(msg, s) ||
 	    fctl_fill_stats(msg, s))
 		goto cancel;
@@ -582,6 +587,13 @@ static int fctl_parse_cfg(struct fctl_sched *q, struct fctl_cfg *c,
 				    "tunnel-wire is fixed while flowctl is attached: tc qdisc del, then tc qdisc add dev DEV root flowctl tunnel-wire on|off");
 		return -EINVAL;
 	}
+	if (tb[FLOWCTL_A_DEV_PFC_DELAY])
+		c->pfc_delay = nla_get_u16(tb[FLOWCTL_A_DEV_PFC_DELAY]);
+	if (tb[FLOWCTL_A_DEV_DSCP_PRIOS]) {
+		memcpy(c->dscp_prios, nla_data(tb[FLOWCTL_A_DEV_DSCP_PRIOS]),
+		       FCTL_DSCPS);
+		c->dscp_app = !!memchr_inv(c->dscp_prios, 0, FCTL_DSCPS);
+	}
 	if (tb[FLOWCTL_A_DEV_TX_STORM_MS]) {
 		u32 ms = nla_get_u32(tb[FLOWCTL_A_DEV_TX_STORM_MS]);
 
@@ -600,7 +612,8 @@ static int fctl_parse_cfg(struct fctl_sched *q, struct fctl_cfg *c,
 	err = fctl_nl_check_xoff(q, c, tb, speed, extack);
 	if (err)
 		return err;
-	head = fctl_headroom(speed, fctl_max_wire_pkt(qdisc_dev(q->sch)));
+	head = fctl_headroom(speed, fctl_max_wire_pkt(qdisc_dev(q->sch)),
+			     c->pfc_delay);
 
 	nla_for_each_attr(a, attrs, len, rem) {
 		if (nla_type(a) != FLOWCTL_A_DEV_PRIO)
@@ -634,7 +647,8 @@ static int fctl_parse_cfg(struct fctl_sched *q, struct fctl_cfg *c,
 	for (prio = 0; prio < FCTL_PRIOS; prio++) {
 		a = tb[FLOWCTL_A_DEV_LIMIT] ? tb[FLOWCTL_A_DEV_LIMIT] :
 		    tb[FLOWCTL_A_DEV_SPEED] ? tb[FLOWCTL_A_DEV_SPEED] :
-		    tb[FLOWCTL_A_DEV_RATE];
+		    tb[FLOWCTL_A_DEV_RATE] ? tb[FLOWCTL_A_DEV_RATE] :
+		    tb[FLOWCTL_A_DEV_PFC_DELAY];
 		if (a && c->prio_xoff[prio] &&
 		    (u64)c->prio_xoff[prio] + head > c->limit) {
 			NL_SET_ERR_MSG_ATTR(extack, a,
@@ -665,6 +679,12 @@ int fctl_opts_parse(struct fctl_sched *q, struct fctl_cfg *c, struct nlattr *opt
 				    tb[FLOWCTL_A_DEV_IFINDEX] :
 				    tb[FLOWCTL_A_DEV_IFNAME],
 				    "tc options name no device: tc's dev is the port");
+		return -EINVAL;
+	}
+	/* The device's APP table: a replace takes it over (fctl_init). */
+	if (tb[FLOWCTL_A_DEV_DSCP_PRIOS]) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[FLOWCTL_A_DEV_DSCP_PRIOS],
+				    "tc options carry no DSCP map: dcb app add dev DEV dscp-prio DSCP:PRIO");
 		return -EINVAL;
 	}
 	return fctl_parse_cfg(q, c, tb, nla_data(opt), nla_len(opt), extack);
@@ -702,7 +722,8 @@ int fctl_opts_dump(struct sk_buff *skb, const struct fctl_cfg *c, u32 speed)
 	    nla_put_u32(skb, FLOWCTL_A_DEV_WD_RESTORE_MS, c->wd_restore_ms) ||
 	    nla_put_u8(skb, FLOWCTL_A_DEV_WD_ACTION, c->wd_action) ||
 	    nla_put_u32(skb, FLOWCTL_A_DEV_TX_STORM_MS, c->tx_storm_ms) ||
-	    nla_put_u8(skb, FLOWCTL_A_DEV_TUNNEL_WIRE, c->tunnel_wire))
+	    nla_put_u8(skb, FLOWCTL_A_DEV_TUNNEL_WIRE, c->tunnel_wire) ||
+	    nla_put_u16(skb, FLOWCTL_A_DEV_PFC_DELAY, c->pfc_delay))
 		goto cancel;
 	for (prio = 0; prio < FCTL_PRIOS; prio++) {
 		if (!c->prio_xoff[prio] && !c->prio_xon[prio])
@@ -720,6 +741,33 @@ int fctl_opts_dump(struct sk_buff *skb, const struct fctl_cfg *c, u32 speed)
 cancel:
 	nla_nest_cancel(skb, opts);
 	return -EMSGSIZE;
+}
+
+/* A DCB or ethtool door's request, as FLOWCTL_A_DEV_* attributes (dcb.c). */
+int fctl_door_set(struct fctl_sched *q, struct sk_buff *attrs,
+		  struct netlink_ext_ack *extack)
+{
+	const struct nlattr *head = (const struct nlattr *)attrs->data;
+	struct nlattr *tb[FLOWCTL_A_DEV_MAX + 1];
+	struct fctl_cfg *ncfg;
+	int err;
+
+	err = __nla_parse(tb, FLOWCTL_A_DEV_MAX, head, attrs->len,
+			  fctl_dev_set_policy, NL_VALIDATE_STRICT, extack);
+	if (err)
+		return err;
+	ncfg = fctl_cfg_dup(q);
+	if (!ncfg)
+		return -ENOMEM;
+	err = fctl_parse_cfg(q, ncfg, tb, head, attrs->len, extack);
+	if (err) {
+		kfree(ncfg);
+		return err;
+	}
+	err = fctl_cfg_commit(q, ncfg, extack);
+	if (!err)
+		fctl_notify_config(q);
+	return err;
 }
 
 static int fctl_nl_set_doit(struct sk_buff *skb, struct genl_info *info)

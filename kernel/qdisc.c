@@ -11,8 +11,10 @@
  * earliest gate opens, or until an XON wakes it through __netif_schedule().
  *
  * Classification: the 802.1Q PCP of a tagged frame (accelerated or in the
- * payload); else, with "trust dscp", the IPv4/IPv6 DSCP's class selector
- * (DSCP >> 3); else skb->priority when it is 0..7. Larger skb->priority
+ * payload); else, with "trust dscp", the priority the APP table gives the
+ * IPv4/IPv6 DSCP (dcb app; the highest if several, 0 if none), or its
+ * class selector (DSCP >> 3) while the table has no DSCP entry; else
+ * skb->priority when it is 0..7. Larger skb->priority
  * values (tc class ids, TC_PRIO_* beyond 7) map to priority 0.
  *
  * On a device with no queue of its own (IFF_NO_QUEUE: veth, and the other
@@ -38,6 +40,14 @@
 #include <net/netns/generic.h>
 #include "flowctl.h"
 
+/* The APP table's highest priority for dscp; DSCP >> 3 while it has none. */
+static u8 fctl_dscp_prio(const struct fctl_cfg *cfg, u8 dscp)
+{
+	if (!cfg->dscp_app)
+		return dscp >> 3;
+	return cfg->dscp_prios[dscp] ? fls(cfg->dscp_prios[dscp]) - 1 : 0;
+}
+
 u8 fctl_classify(const struct fctl_cfg *cfg, struct sk_buff *skb)
 {
 	int off = skb_mac_header_was_set(skb) ? skb_mac_offset(skb) : 0;
@@ -60,13 +70,11 @@ u8 fctl_classify(const struct fctl_cfg *cfg, struct sk_buff *skb)
 		const u8 *b;
 
 		b = skb_header_pointer(skb, off + ETH_HLEN, sizeof(_b), _b);
-		if (b && proto == htons(ETH_P_IP) && (b[0] >> 4) == 4) {
-			dsfield = b[1];
-			return dsfield >> 5;
-		}
+		if (b && proto == htons(ETH_P_IP) && (b[0] >> 4) == 4)
+			return fctl_dscp_prio(cfg, b[1] >> 2);
 		if (b && proto == htons(ETH_P_IPV6) && (b[0] >> 4) == 6) {
 			dsfield = (b[0] << 4) | (b[1] >> 4);
-			return dsfield >> 5;
+			return fctl_dscp_prio(cfg, dsfield >> 2);
 		}
 	}
 	return skb->priority < FCTL_PRIOS ? skb->priority : 0;
@@ -521,7 +529,8 @@ struct fctl_cfg *fctl_cfg_dup(struct fctl_sched *q)
 }
 
 /*
- * Publish a new configuration (validated by the caller, under RTNL). Gates
+ * Publish a new configuration (validated by the caller, under RTNL), or
+ * free it if the kernel's APP table refuses its DSCP entries. Gates
  * that the new configuration no longer honors open at once, in the same
  * rx_lock section that publishes it: a frame the new one honors, however
  * soon it comes, closes a gate that then stays closed.
@@ -532,9 +541,17 @@ int fctl_cfg_commit(struct fctl_sched *q, struct fctl_cfg *ncfg,
 	struct fctl_cfg *old = rtnl_dereference(q->cfg);
 	struct fctl_events evs = { .n = 0 };
 	u8 keep = 0;
-	int prio;
+	int prio, err;
 	u64 now;
 
+	/* The kernel's APP table first: if it refuses, nothing changed. */
+	err = fctl_app_sync(q, old, ncfg, true);
+	if (err) {
+		NL_SET_ERR_MSG(extack,
+			       "the kernel's DCB APP table refused an entry (one for this ifindex in another namespace?)");
+		kfree(ncfg);
+		return err;
+	}
 	if (ncfg->rx && ncfg->mode == FLOWCTL_MODE_PAUSE &&
 	    old->rx && old->mode == FLOWCTL_MODE_PAUSE)
 		keep = 0xff;
@@ -564,6 +581,8 @@ int fctl_cfg_commit(struct fctl_sched *q, struct fctl_cfg *ncfg,
 	fctl_tx_count(q, ncfg->tx);
 
 	fctl_update_speed(q);
+	fctl_app_sync(q, old, ncfg, false);
+	fctl_doors_notify(q, old);
 	kfree_rcu(old, rcu);
 	fctl_tx_reconsider(q);
 	fctl_schedule(q);
@@ -703,7 +722,7 @@ static void fctl_warn_hw_pause(struct net_device *dev,
 	struct device *parent = dev->dev.parent;
 	bool read = false;
 
-	if (!ops || !ops->get_pauseparam)
+	if (!ops || !ops->get_pauseparam || fctl_pause_is_door(dev))
 		return;
 	/* As ethtool's netlink does (ethnl_ops_begin/complete): the device
 	 * awake and present, the driver's begin and complete around it.
@@ -793,6 +812,7 @@ static int fctl_init(struct Qdisc *sch, struct nlattr *opt,
 		     struct netlink_ext_ack *extack)
 {
 	struct fctl_sched *q = qdisc_priv(sch);
+	struct fctl_sched *root;
 	const struct nlattr *wire;
 	struct fctl_cfg *cfg;
 	int err, prio;
@@ -839,6 +859,13 @@ static int fctl_init(struct Qdisc *sch, struct nlattr *opt,
 	cfg->limit = FCTL_DEFAULT_LIMIT;
 	cfg->prio_tc = FLOWCTL_PRIO_TC_8021Q;
 	cfg->tunnel_wire = wire && nla_get_u8(wire);
+	/* A flowctl that replaces one takes the device's APP table over. */
+	root = fctl_from_dev(qdisc_dev(sch));
+	if (root) {
+		memcpy(cfg->dscp_prios, rtnl_dereference(root->cfg)->dscp_prios,
+		       FCTL_DSCPS);
+		cfg->dscp_app = rtnl_dereference(root->cfg)->dscp_app;
+	}
 	/* tc qdisc add ... flowctl OPTIONS: the defaults, then the options,
 	 * checked as "flowctl set" checks them.
 	 */
@@ -863,6 +890,8 @@ static int fctl_init(struct Qdisc *sch, struct nlattr *opt,
 		err = fctl_net_add(q);
 	if (!err)
 		fctl_warn_hw_pause(qdisc_dev(sch), extack);
+	if (!err)
+		err = fctl_port_get(q);
 	return err;
 }
 
@@ -873,6 +902,7 @@ static void fctl_destroy(struct Qdisc *sch)
 	/* The hook and the expiry timer go first: after this nothing on the
 	 * receive side can reach q or schedule sch.
 	 */
+	fctl_port_put(q);
 	fctl_net_del(q);
 	fctl_tx_count(q, false);
 	fctl_tx_unpublish(q);

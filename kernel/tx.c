@@ -78,9 +78,10 @@ u32 fctl_max_wire_pkt(const struct net_device *dev)
  * The partner's reaction allowance (a quantum is 64 bytes), plus, each way,
  * the largest frame in flight (max_wire), plus what the link carries while
  * software reacts: our XOFF leaves from a softirq, not from a MAC, and the
- * partner acts on it in its own (FCTL_SW_REACTION_NS).
+ * partner acts on it in its own (FCTL_SW_REACTION_NS). And what the link
+ * itself holds on its round trip: 802.1Qbb's delay allowance, in bits.
  */
-u32 fctl_headroom(u32 speed, u32 max_wire)
+u32 fctl_headroom(u32 speed, u32 max_wire, u16 delay_bits)
 {
 	u64 sw;
 
@@ -92,7 +93,8 @@ u32 fctl_headroom(u32 speed, u32 max_wire)
 		     NSEC_PER_SEC);
 
 	return fctl_allowance_quanta(speed) * (MC_QUANTUM_BITS / 8) +
-	       2 * max_wire + (u32)min_t(u64, sw, FCTL_SW_REACTION_MAX);
+	       2 * max_wire + (u32)min_t(u64, sw, FCTL_SW_REACTION_MAX) +
+	       DIV_ROUND_UP(delay_bits, 8);
 }
 
 /*
@@ -103,7 +105,7 @@ void fctl_tx_thresholds(struct fctl_sched *q)
 {
 	const struct fctl_cfg *cfg = rtnl_dereference(q->cfg);
 	u32 max_wire = fctl_max_wire_pkt(qdisc_dev(q->sch));
-	u32 head = fctl_headroom(q->speed_mbps, max_wire);
+	u32 head = fctl_headroom(q->speed_mbps, max_wire, cfg->pfc_delay);
 	u32 xoff, xon;
 	int i;
 

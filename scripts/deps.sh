@@ -13,7 +13,7 @@ PKGS=(
 	python3-jsonschema jq gnuplot-nox procps dkms openssl
 	mininet bridge-utils iputils-ping
 	rdma-core ibverbs-providers ibverbs-utils perftest
-	nftables
+	nftables lldpad
 )
 # The 6.12 kernel pair and its source come from bookworm-backports, and so
 # does qemu: bookworm's qemu 7.2 double-faults 6.12 guests under multi-threaded
@@ -125,6 +125,32 @@ fetch_promtool() {
 	return 1
 }
 
+# iproute2 >= 6.2's dcb, unpacked into the cache and never installed (tc
+# stays the one q_flowctl.so is built for): Debian 12's dcb 6.1 leaves the
+# kernel's ACKs in its socket, so a failed "dcb pfc set" or "dcb ets set"
+# exits 0, and it has no "dcb apptrust". selftests/dcb.sh judges refusals
+# and APP trust with this one (bookworm-backports' iproute2; it links only
+# libc, libmnl and libcap).
+dcb_new_dir=${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/flowctl/iproute2-bpo
+fetch_dcb_new() {
+	local tmp
+	[ -x "$dcb_new_dir/sbin/dcb" ] && return 0
+	say "fetching a newer dcb (bookworm-backports' iproute2, unpacked into $dcb_new_dir)"
+	tmp=$(mktemp -d)
+	chmod 755 "$tmp"
+	if (cd "$tmp" && apt-get download -q iproute2/bookworm-backports >/dev/null 2>&1) &&
+		dpkg-deb -x "$tmp"/iproute2_*.deb "$tmp/x" &&
+		mkdir -p "$dcb_new_dir/sbin" &&
+		cp "$tmp/x/sbin/dcb" "$dcb_new_dir/sbin/dcb" &&
+		"$dcb_new_dir/sbin/dcb" -V >/dev/null; then
+		rm -rf "$tmp"
+		return 0
+	fi
+	rm -rf "$tmp" "$dcb_new_dir"
+	say "could not fetch dcb from bookworm-backports (apt-get download iproute2/bookworm-backports)"
+	return 1
+}
+
 main() {
 	local missing=() p
 	check_host
@@ -138,6 +164,7 @@ main() {
 	if [ ${#missing[@]} -eq 0 ] && [ $have612 -eq 1 ] && [ $newqemu -eq 1 ]; then
 		say "all packages present"
 		fetch_promtool
+		fetch_dcb_new
 		return
 	fi
 	need_root
@@ -163,6 +190,7 @@ main() {
 		qemu_new_enough || { say "qemu is still older than $QEMU_MIN"; exit 1; }
 	fi
 	fetch_promtool || exit 1
+	fetch_dcb_new || exit 1
 	say "done"
 }
 

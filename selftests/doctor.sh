@@ -18,8 +18,9 @@
 #   | rx off   |        +----------------------------------+       +----------+
 #   +----------+
 #
-# A veth has no MAC flow control (ETHTOOL_MSG_PAUSE_GET: EOPNOTSUPP, an
-# info) and no dcbnl, so a clean port gives no error nor warning: exit 0.
+# A veth has no MAC flow control and no dcbnl of its own: flowctl answers
+# both there (an info, flowctl-doors), so a clean port gives no error nor
+# warning: exit 0.
 
 ALL_TESTS="clean_port no_qdisc rx_ignored malformed pause_storm speed_mismatch
 	   no_speed half_duplex partner_ignored"
@@ -135,14 +136,15 @@ has()
 	check_err $? "$1 $2: '$got' does not contain '$3'"
 }
 
-# A fresh veth port: the info about PAUSE_GET, nothing else; exit 0.
+# A fresh veth port: the info about flowctl's doors, nothing else; exit 0.
 clean_port()
 {
 	reset_a0
 	doctor "$A" dev a0 interval 0.3
 	check_eq "$DOC_RC" 0 "exit status of doctor on a clean port"
 	check_eq "$(jq -c '[.errors, .warnings]' "$TMP/doc")" "[0,0]" "errors and warnings"
-	check_eq "$(jq -r '[.findings[].id] | join(",")' "$TMP/doc")" "hw-pause-unsupported" "findings"
+	check_eq "$(jq -r '[.findings[].id] | join(",")' "$TMP/doc")" "flowctl-doors" "findings"
+	has flowctl-doors measured "doors: ethtool pause (ETHTOOL_MSG_PAUSE_*) DCB netlink"
 	check_eq "$(jq -c '.ports[0] | [.qdisc, .mode, .speed_mbps, .speed_source, .link_speed_mbps, .link_duplex]' "$TMP/doc")" \
 		'[true,"pause",10000,"ethtool",10000,"full"]' "what was read of a0"
 	check_range "$(jq '.elapsed_ns' "$TMP/doc")" 300000000 2000000000 "elapsed_ns"

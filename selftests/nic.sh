@@ -181,6 +181,12 @@ wire()
 	maddr "$h" a0
 	check_err $? "01:80:c2:00:00:01 not in a0's multicast list"
 	log_info "$m: $(fc "$h" -s show dev a0 | grep '^  nic:')"
+	# flowctl answers what the driver lacks (dcb.md): DCB on all three,
+	# ethtool's pause only where the driver has none.
+	check_eq "$(fc "$h" -j show dev a0 | jq -c '.[0].doors')" \
+		"{\"ethtool_pause\":$([ "$m" = virtio ] && echo true || echo false),\"dcb\":true}" \
+		"$m: the doors flowctl answers"
+	check_eq "$(ip netns exec "$h" dcb -j pfc show dev a0 | jq '.pfc_cap')" 8 "$m: dcb pfc show"
 	if [ "$m" = virtio ]; then
 		check_eq "$(fc "$h" -j -s show dev a0 | jq -c '.[0].nic.pause')" null \
 			"virtio: show -s's nic has no MAC pause"

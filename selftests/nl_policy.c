@@ -226,6 +226,29 @@ TEST_F(fc, read_only_attribute_refused)
 	EXPECT_NE(0, strlen(self->n.msg));
 }
 
+/* The APP table's DSCP map: 64 bytes or nothing; doors are read only. */
+TEST_F(fc, dscp_map_and_doors)
+{
+	uint8_t map[64] = { 0 };
+	struct nlmsghdr *req = set_req(self);
+
+	mnl_attr_put(req, FLOWCTL_A_DEV_DSCP_PRIOS, 63, map);
+	EXPECT_GT(0, nl_talk(&self->n, req, NULL, NULL));
+	EXPECT_EQ(FLOWCTL_A_DEV_DSCP_PRIOS, self->n.bad_attr_type);
+	req = set_req(self);
+	mnl_attr_put_u8(req, FLOWCTL_A_DEV_DOORS, 0);
+	EXPECT_EQ(-EINVAL, nl_talk(&self->n, req, NULL, NULL));
+	EXPECT_EQ(FLOWCTL_A_DEV_DOORS, self->n.bad_attr_type);
+	map[26] = 1u << 3;
+	req = set_req(self);
+	mnl_attr_put(req, FLOWCTL_A_DEV_DSCP_PRIOS, sizeof(map), map);
+	EXPECT_EQ(0, nl_talk(&self->n, req, NULL, NULL)) TH_LOG("%s", self->n.msg);
+	map[26] = 0;
+	req = set_req(self);
+	mnl_attr_put(req, FLOWCTL_A_DEV_DSCP_PRIOS, sizeof(map), map);
+	EXPECT_EQ(0, nl_talk(&self->n, req, NULL, NULL)) TH_LOG("%s", self->n.msg);
+}
+
 TEST_F(fc, wrong_length_refused)
 {
 	struct nlmsghdr *req = set_req(self);

@@ -3,8 +3,8 @@
 #
 # Stress for the debug lane (make check-debug, Documentation/check-debug.md):
 # attach, detach, replace and rmmod/modprobe in loops while UDP traffic flows
-# and PAUSE/PFC frames arrive, with netlink set/dump/stats loops and a
-# monitor running in parallel.  On a stock kernel it only shows that nothing
+# and PAUSE/PFC frames arrive, with netlink set/dump/stats loops, ethtool
+# and dcb requests (the doors of dcb.c) and a monitor running in parallel.  On a stock kernel it only shows that nothing
 # oopses; on the debug kernel KASAN, lockdep, debug objects and kmemleak
 # judge it.  Not in selftests/run's default list (it is long): run it as
 # "selftests/run stress.sh".
@@ -28,7 +28,7 @@
 
 ALL_TESTS="churn_with_netlink rmmod_under_load netns_teardown xoff_churn"
 source "$(dirname "$0")/lib.sh"
-require_cmd jq tc
+require_cmd jq tc ethtool dcb
 
 SECS=${FLOWCTL_STRESS_SECONDS:-60}
 
@@ -97,6 +97,35 @@ netlink_loop()
 	done
 }
 
+# dcb_loop [noset] DEV...: Linux's own tools on the ports while flowctl
+# comes and goes (dcb.c's doors): ethtool's pause get, set and statistics,
+# and DCB's PFC, ETS, APP and DCBX requests, answered or refused. noset:
+# no ethtool -A, for the rmmod loop: ethtool's PAUSE_SET tests the ops
+# before RTNL, and one that raced rmmod could find the driver's (no pause
+# operations) when it calls them (Documentation/dcb.md, "Lifetime").
+dcb_loop()
+{
+	local i=0 d set=1
+
+	[ "$1" = noset ] && { set=0; shift; }
+	while :; do
+		for d in "$@"; do
+			ip netns exec "$A" ethtool -a "$d"
+			ip netns exec "$A" ethtool -I -a "$d"
+			[ $set = 1 ] &&
+				ip netns exec "$A" ethtool -A "$d" rx $([ $((i % 2)) -eq 0 ] && echo on || echo off)
+			ip netns exec "$A" dcb -s pfc show dev "$d"
+			ip netns exec "$A" dcb pfc set dev "$d" prio-pfc all:off $((i % 8)):on
+			ip netns exec "$A" dcb ets show dev "$d"
+			ip netns exec "$A" dcb app add dev "$d" dscp-prio $((i % 64)):$((i % 8))
+			ip netns exec "$A" dcb app del dev "$d" dscp-prio $(((i + 63) % 64)):$(((i + 7) % 8))
+			ip netns exec "$A" dcb dcbx show dev "$d"
+		done
+		i=$((i + 1))
+		sleep 0.05
+	done
+}
+
 churn_with_netlink()
 {
 	local end i=0 err=0
@@ -104,6 +133,7 @@ churn_with_netlink()
 	ip netns exec "$A" tc qdisc replace dev a0 root flowctl || err=1
 	load 0
 	bg netlink_loop a0
+	bg dcb_loop a0
 	bg ip netns exec "$A" flowctl monitor
 	end=$((SECONDS + SECS))
 	while [ $SECONDS -lt $end ]; do
@@ -152,6 +182,7 @@ rmmod_under_load()
 	load 0
 	load 2
 	bg netlink_loop a0 a1 a2 a3
+	bg dcb_loop noset a0 a1
 	bg ip netns exec "$A" flowctl monitor
 	end=$((SECONDS + SECS))
 	while [ $SECONDS -lt $end ]; do

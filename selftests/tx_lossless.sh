@@ -25,7 +25,7 @@ ALL_TESTS="baseline_drops pause_lossless frames_well_formed tcp_streams mismatch
 	   churn_under_congestion derived_threshold_values derived_thresholds"
 BASE_BPS=0
 source "$(dirname "$0")/lib.sh"
-require_cmd jq tc
+require_cmd jq tc ethtool
 # Rates measured under TCG: such a case that fails runs once more (lib.sh).
 # The wire format, the threshold arithmetic and the charge-leak check never
 # do.
@@ -118,6 +118,10 @@ pause_lossless()
 	[ "$S0_TX_PAUSE" -gt 0 ]
 	check_err $? "s0 sent no PAUSE"
 	check_eq "$A0_RX_PAUSE" "$S0_TX_PAUSE" "PAUSE received by a0 vs sent by s0"
+	# ethtool -I -a reads the PAUSE frames s0 sent, XOFF and XON, from
+	# flowctl's counters (its door: Documentation/dcb.md).
+	check_eq "$(ip netns exec "$S" ethtool -I -a s0 | awk '/tx_pause_frames:/ { print $2 }')" \
+		$((S0_TX_PAUSE + S0_TX_XON)) "ethtool -I -a on s0: tx_pause_frames"
 	check_eq "$S0_IGNORED" 0 "partner-ignored with both ends on"
 	check_eq "$S0_CHARGE" 0 "charge to s0 once the queues drained"
 	# Under-run from XON hysteresis would leave s1's link idle: compare

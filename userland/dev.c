@@ -126,6 +126,14 @@ static int dev_cb(const struct nlattr *attr, void *data)
 		d->have |= 1ull << type;
 		return MNL_CB_OK;
 	}
+	if (type == FLOWCTL_A_DEV_DSCP_PRIOS) {
+		if (mnl_attr_get_payload_len(attr) != sizeof(d->dscp_prios))
+			return MNL_CB_OK;
+		memcpy(d->dscp_prios, mnl_attr_get_payload(attr),
+		       sizeof(d->dscp_prios));
+		d->have |= 1ull << type;
+		return MNL_CB_OK;
+	}
 	if (type == FLOWCTL_A_DEV_PARTNER_MAC) {
 		/* six bytes, the first in bits 40..47 */
 		const uint8_t *b = mnl_attr_get_payload(attr);

@@ -31,6 +31,7 @@ struct fc_dev {
 	uint32_t stats_have;			/* bit n: FLOWCTL_A_STATS_n */
 	uint64_t stats[FLOWCTL_A_STATS_MAX + 1];
 	struct fc_prio prio[FLOWCTL_NUM_PRIOS];	/* by priority number */
+	uint8_t dscp_prios[64];			/* FLOWCTL_A_DEV_DSCP_PRIOS */
 	uint64_t hwaddr;			/* its own MAC (48 bits), 0: unknown */
 	const struct fc_doc_nic *nic;		/* its driver's own flow control,
 						 * when read (show -s), or NULL

@@ -24,6 +24,9 @@ enum rule_id {
 	R_NO_QDISC,
 	R_HW_PAUSE_ON,
 	R_HW_PAUSE_UNSUPPORTED,
+	R_DOORS,
+	R_DCBX_AGENT,
+	R_DCBX_AGENTS,
 	R_MAC_CONSUMES_PAUSE,
 	R_RX_ALL_OFF,
 	R_NIC_PFC,
@@ -55,6 +58,12 @@ static const struct {
 		"the MAC's own flow control is on: it consumes received PAUSE frames (flowctl never sees them) or sends its own" },
 	[R_HW_PAUSE_UNSUPPORTED] = { "hw-pause-unsupported", FC_DOC_INFO,
 		"the driver has no MAC flow control: none to conflict with flowctl" },
+	[R_DOORS] = { "flowctl-doors", FC_DOC_INFO,
+		"the driver has no operations of its own for these: flowctl answers them on this device (ethtool -a, dcb pfc show)" },
+	[R_DCBX_AGENT] = { "dcbx-agent", FC_DOC_INFO,
+		"this process speaks LLDP on the port: it runs DCBX there (lldpad, lldpd, flowctl dcbx)" },
+	[R_DCBX_AGENTS] = { "dcbx-agents", FC_DOC_WARNING,
+		"more than one process speaks LLDP on the port: the partner hears two neighbours, and 802.1Qaz DCBX stops with more than one" },
 	[R_MAC_CONSUMES_PAUSE] = { "mac-consumes-pause", FC_DOC_ERROR,
 		"the MAC received PAUSE frames that never reached flowctl: it consumes them" },
 	[R_RX_ALL_OFF] = { "rx-all-off", FC_DOC_WARNING,
@@ -299,8 +308,33 @@ static void judge_nic(struct judge *j, const struct fc_doc_port *p)
 	const struct fc_doc_nic *n = &p->nic;
 	const char *dev = p->ifname;
 	char fix[FC_DOC_FIX_LEN], t[FMT_LEN], sp[FMT_LEN], prios[FMT_LEN];
+	/* What flowctl answers itself (dcb.c) is no NIC's to judge. */
+	uint64_t doors = p->qdisc && FC_HAS(p->after.have, FLOWCTL_A_DEV_DOORS) ?
+			 p->after.v[FLOWCTL_A_DEV_DOORS] : 0;
 
-	if (!n->pause_err && (n->pause_rx || n->pause_tx)) {
+	if (doors)
+		add(j, R_DOORS, dev, NULL, "DEV_GET doors:%s%s",
+		    doors & FLOWCTL_DOOR_PAUSE ? " ethtool pause (ETHTOOL_MSG_PAUSE_*)" : "",
+		    doors & FLOWCTL_DOOR_DCB ? " DCB netlink (RTM_GETDCB, RTM_SETDCB)" : "");
+	if (n->nagents == 1) {
+		add(j, R_DCBX_AGENT, dev, NULL,
+		    "an LLDP packet socket (0x88cc) bound to %s: %s (pid %d)",
+		    dev, n->agent[0].comm, n->agent[0].pid);
+	} else if (n->nagents > 1) {
+		char who[FC_DOC_MEASURED_LEN] = "";
+		size_t len = 0;
+		unsigned int k;
+
+		for (k = 0; k < n->nagents && len < sizeof(who); k++)
+			len += (size_t)snprintf(who + len, sizeof(who) - len, "%s%s (pid %d)",
+						k ? ", " : "", n->agent[k].comm,
+						n->agent[k].pid);
+		add(j, R_DCBX_AGENTS, dev, NULL,
+		    "LLDP packet sockets (0x88cc) bound to %s: %s", dev, who);
+	}
+	if (doors & FLOWCTL_DOOR_PAUSE) {
+		/* flowctl's own rx and tx, and its own counters. */
+	} else if (!n->pause_err && (n->pause_rx || n->pause_tx)) {
 		snprintf(fix, sizeof(fix), "ethtool -A %s autoneg off rx off tx off", dev);
 		add(j, R_HW_PAUSE_ON, dev, fix,
 		    "ETHTOOL_MSG_PAUSE_GET: autoneg %s, rx %s, tx %s",
@@ -310,7 +344,8 @@ static void judge_nic(struct judge *j, const struct fc_doc_port *p)
 		add(j, R_HW_PAUSE_UNSUPPORTED, dev, NULL,
 		    "ETHTOOL_MSG_PAUSE_GET: %s", strerror(EOPNOTSUPP));
 	}
-	if (p->measured && n->have_rx_frames[0] && n->have_rx_frames[1]) {
+	if (p->measured && n->have_rx_frames[0] && n->have_rx_frames[1] &&
+	    !(doors & FLOWCTL_DOOR_PAUSE)) {
 		uint64_t mac = fc_growth(n->rx_frames[0], n->rx_frames[1], true, true);
 		uint64_t pause = stat_d(p, FLOWCTL_A_STATS_RX_PAUSE),
 			 xon = stat_d(p, FLOWCTL_A_STATS_RX_XON),
@@ -333,7 +368,8 @@ static void judge_nic(struct judge *j, const struct fc_doc_port *p)
 		add(j, R_RX_ALL_OFF, dev, fix,
 		    "ETHTOOL_MSG_FEATURES_GET: rx-all off, and the driver can switch it");
 	}
-	if (!n->dcb_pfc_err && n->have_pfc && n->pfc_en) {
+	if (!n->dcb_pfc_err && n->have_pfc && n->pfc_en &&
+	    !(doors & FLOWCTL_DOOR_DCB)) {
 		snprintf(fix, sizeof(fix), "dcb pfc set dev %s prio-pfc all:off", dev);
 		add(j, R_NIC_PFC, dev, fix,
 		    "DCB_CMD_IEEE_GET: pfc_en 0x%02x (priorities %s), pfc_cap %u",

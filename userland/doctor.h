@@ -66,7 +66,17 @@ struct fc_doc_nic {
 	/* DCB_CMD_GDCBX */
 	int dcbx_err;
 	uint8_t dcbx;			/* DCB_CAP_DCBX_* */
+	/* Processes with an LLDP packet socket bound to the device (the
+	 * agents that speak DCBX on it: lldpad, lldpd, flowctl dcbx), from
+	 * /proc/net/packet and the sockets in /proc/PID/fd.
+	 */
+	unsigned int nagents;		/* up to FC_DOC_AGENTS listed */
+	struct {
+		char comm[16];
+		int pid;
+	} agent[4];
 };
+#define FC_DOC_AGENTS 4
 
 /* One device examined. */
 struct fc_doc_port {

@@ -8,9 +8,15 @@
  * (DCB_CMD_IEEE_GET's struct ieee_pfc, DCB_CMD_GDCBX). A driver without
  * the operation answers EOPNOTSUPP, which the doctor reads as "has none".
  */
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include <linux/dcbnl.h>
 #include <linux/ethtool.h>
@@ -283,6 +289,83 @@ static int dcbx_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
+/*
+ * The processes that speak LLDP on dev: the owners of the packet sockets
+ * of protocol 0x88cc bound to its ifindex (/proc/net/packet, this
+ * namespace's), found by their socket inodes in /proc/PID/fd.
+ */
+#define FC_LLDP_INODES 16
+static void read_lldp_agents(const char *dev, struct fc_doc_nic *n)
+{
+	unsigned long inode[FC_LLDP_INODES];
+	unsigned int ninodes = 0, ifindex = if_nametoindex(dev), i;
+	char line[256], path[600], link[64];
+	struct dirent *pe, *fe;
+	DIR *procs, *fds;
+	FILE *f;
+
+	if (!ifindex)
+		return;
+	f = fopen("/proc/net/packet", "re");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f) && ninodes < FC_LLDP_INODES) {
+		unsigned int proto, iface;
+		unsigned long ino;
+
+		/* sk RefCnt Type Proto Iface R Rmem User Inode */
+		if (sscanf(line, "%*s %*s %*s %x %u %*s %*s %*s %lu",
+			   &proto, &iface, &ino) == 3 &&
+		    proto == 0x88cc && iface == ifindex)
+			inode[ninodes++] = ino;
+	}
+	fclose(f);
+	if (!ninodes)
+		return;
+	procs = opendir("/proc");
+	if (!procs)
+		return;
+	while ((pe = readdir(procs)) && n->nagents < FC_DOC_AGENTS) {
+		bool found = false;
+
+		if (!isdigit((unsigned char)pe->d_name[0]))
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/fd", pe->d_name);
+		fds = opendir(path);
+		if (!fds)
+			continue;
+		while (!found && (fe = readdir(fds))) {
+			unsigned long ino;
+			ssize_t len;
+
+			snprintf(path, sizeof(path), "/proc/%s/fd/%s",
+				 pe->d_name, fe->d_name);
+			len = readlink(path, link, sizeof(link) - 1);
+			if (len <= 0)
+				continue;
+			link[len] = '\0';
+			if (sscanf(link, "socket:[%lu]", &ino) != 1)
+				continue;
+			for (i = 0; i < ninodes && !found; i++)
+				found = inode[i] == ino;
+		}
+		closedir(fds);
+		if (!found)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/comm", pe->d_name);
+		f = fopen(path, "re");
+		if (!f)
+			continue;
+		if (fgets(n->agent[n->nagents].comm, sizeof(n->agent[0].comm), f)) {
+			n->agent[n->nagents].comm[strcspn(n->agent[n->nagents].comm, "\n")] = '\0';
+			n->agent[n->nagents].pid = atoi(pe->d_name);
+			n->nagents++;
+		}
+		fclose(f);
+	}
+	closedir(procs);
+}
+
 void fc_nic_read(struct fc_nic_socks *s, const char *dev, struct fc_doc_nic *n)
 {
 	memset(n, 0, sizeof(*n));
@@ -299,4 +382,5 @@ void fc_nic_read(struct fc_nic_socks *s, const char *dev, struct fc_doc_nic *n)
 	fc_nic_read_pause(s, dev, n, 0);
 	n->dcb_pfc_err = dcb_talk(s, dev, DCB_CMD_IEEE_GET, ieee_cb, n);
 	n->dcbx_err = dcb_talk(s, dev, DCB_CMD_GDCBX, dcbx_cb, n);
+	read_lldp_agents(dev, n);
 }

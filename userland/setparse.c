@@ -25,7 +25,7 @@ void usage_set(FILE *f)
 		"               [ ets { TC:PERCENT[,TC:PERCENT...] | off } ]\n"
 		"               [ watchdog { MS | off } ] [ wd-restoration { MS | auto } ]\n"
 		"               [ wd-action { drop | forward | alert } ]\n"
-		"               [ tx-storm { MS | off } ]\n"
+		"               [ tx-storm { MS | off } ] [ round-trip BITS ]\n"
 		"       flowctl set help\n"
 		"PRIO-LIST := { PRIO[-PRIO][,PRIO-LIST] | all | none }   e.g. 3,4 or 0,3-5\n"
 		"PRIO := { 0 .. 7 }\n"
@@ -47,6 +47,8 @@ void usage_set(FILE *f)
 		"tx on: send PAUSE when our queues pass xoff (we pause the partner).\n"
 		"tx-storm: our XOFF may hold the partner at most MS (80..8000): then XON,\n"
 		"          and no XOFF again until the charge falls below xon.\n"
+		"round-trip: the link's round trip in bits (802.1Qbb's delay allowance,\n"
+		"          0..65535): added to the derived headroom.\n"
 		"tunnel-wire on (tc qdisc add only): the vxlan, geneve or gretap device\n"
 		"          is a point-to-point wire to one host; fixed until detached.\n"
 		"Only the settings given change; set needs CAP_NET_ADMIN.\n");
@@ -84,7 +86,7 @@ static const char *const set_words[] = {
 	"dev", "mode", "rx", "tx", "pfc-prios", "trust", "speed", "rate",
 	"limit", "xoff", "xon", "prio", "quanta", "prio-tc", "ets", "help",
 	"watchdog", "wd-restoration", "wd-action", "tx-storm", "tunnel-wire",
-	NULL,
+	"round-trip", NULL,
 };
 
 static const char *const set_needs[] = {
@@ -109,6 +111,7 @@ static const char *const set_needs[] = {
 	"drop, forward or alert",
 	"off, or the longest our XOFF may hold the partner, 80..8000 ms",
 	"on or off",
+	"bits 0..65535",
 };
 
 static const char *const wd_action_words[] = {
@@ -314,6 +317,12 @@ int fc_set_parse(int argc, char **argv, struct fc_set_req *r)
 					return bad_value(kw, arg, err,
 							 "off, or the longest our XOFF may hold the partner, 80..8000 ms");
 			}
+		} else if (matches(kw, "round-trip")) {
+			attr = FLOWCTL_A_DEV_PFC_DELAY;
+			err = parse_u64(arg, 0, 65535, &v);
+			if (err)
+				return bad_value(kw, arg, err,
+						 "bits 0..65535 (802.1Qbb's delay allowance)");
 		} else if (matches(kw, "prio-tc")) {
 			attr = FLOWCTL_A_DEV_PRIO_TC;
 			err = parse_prio_tc(arg, &u32);
@@ -367,6 +376,7 @@ void fc_set_build_opts(struct nlmsghdr *nlh, const struct fc_set_req *r)
 		{ FLOWCTL_A_DEV_TC_BW, 0 }, { FLOWCTL_A_DEV_WD_DETECT_MS, 4 },
 		{ FLOWCTL_A_DEV_WD_RESTORE_MS, 4 }, { FLOWCTL_A_DEV_WD_ACTION, 1 },
 		{ FLOWCTL_A_DEV_TX_STORM_MS, 4 }, { FLOWCTL_A_DEV_TUNNEL_WIRE, 1 },
+		{ FLOWCTL_A_DEV_PFC_DELAY, 2 },
 	};
 	size_t i;
 	int p;

@@ -128,6 +128,35 @@ static bool prio_flag(const struct fc_prio *p, int attr)
 	return FC_HAS(p->have, attr) && p->v[attr];
 }
 
+/*
+ * The APP table's DSCP entries that trust dscp classifies by, as dcb app
+ * shows them: "dscp-prio 26:3 48:6" (text only when there are some), and
+ * in JSON [[26,3],[48,6]].
+ */
+static void print_dscp_prios(const struct fc_dev *d, enum output_type t)
+{
+	unsigned int dscp, prio;
+	bool any = false;
+
+	open_json_array("dscp_prio");
+	for (dscp = 0; dscp < 64; dscp++)
+		for (prio = 0; prio < FLOWCTL_NUM_PRIOS; prio++) {
+			if (!(d->dscp_prios[dscp] & (1u << prio)))
+				continue;
+			if (t & PRINT_JSON) {
+				open_json_array(NULL);
+				print_u64(PRINT_JSON, NULL, NULL, dscp);
+				print_u64(PRINT_JSON, NULL, NULL, prio);
+				close_json_array();
+			}
+			if (t & PRINT_FP)
+				print_text("%s%u:%u", any ? " " : " dscp-prio ",
+					   dscp, prio);
+			any = true;
+		}
+	close_json_array();
+}
+
 static void print_config(const struct fc_dev *d, enum output_type t)
 {
 	char buf[FMT_LEN];
@@ -272,6 +301,25 @@ static void print_config(const struct fc_dev *d, enum output_type t)
 		print_bool(t & PRINT_JSON, "tunnel_wire", NULL, on);
 		if ((t & PRINT_FP) && on)
 			print_text(" tunnel-wire on");
+	}
+	if (FC_HAS(d->have, FLOWCTL_A_DEV_PFC_DELAY)) {
+		uint64_t bits = d->v[FLOWCTL_A_DEV_PFC_DELAY];
+
+		dev_u64(d, FLOWCTL_A_DEV_PFC_DELAY, t & PRINT_JSON,
+			"round_trip_bits", NULL);
+		if ((t & PRINT_FP) && bits)
+			print_text(" round-trip %llu", (unsigned long long)bits);
+	}
+	if (FC_HAS(d->have, FLOWCTL_A_DEV_DSCP_PRIOS) && t)
+		print_dscp_prios(d, t);
+	if (FC_HAS(d->have, FLOWCTL_A_DEV_DOORS) && (t & PRINT_JSON)) {
+		uint64_t doors = d->v[FLOWCTL_A_DEV_DOORS];
+
+		open_json_object("doors");
+		print_bool(PRINT_JSON, "ethtool_pause", NULL,
+			   doors & FLOWCTL_DOOR_PAUSE);
+		print_bool(PRINT_JSON, "dcb", NULL, doors & FLOWCTL_DOOR_DCB);
+		close_json_object();
 	}
 }
 
@@ -480,14 +528,17 @@ static void print_pfc_counts(const struct fc_doc_nic *n)
  * and its pause frame counters (ethtool -I -a), rx-all, and the NIC's own
  * PFC (dcbnl). What the driver does not have is left out.
  */
-static void print_nic(const struct fc_doc_nic *n)
+static void print_nic(const struct fc_doc_nic *n, uint64_t doors)
 {
 	int i;
 	bool any = false;
 
 	open_json_object("nic");
 	print_text("  nic:");
-	if (!n->pause_err) {
+	if (doors & FLOWCTL_DOOR_PAUSE) {
+		/* What ethtool reads here is flowctl's own (doors). */
+		print_text(" mac pause none (ethtool -a reads flowctl's)");
+	} else if (!n->pause_err) {
 		open_json_object("pause");
 		print_bool(PRINT_JSON, "autoneg", NULL, n->pause_autoneg);
 		print_bool(PRINT_JSON, "rx", NULL, n->pause_rx);
@@ -511,7 +562,9 @@ static void print_nic(const struct fc_doc_nic *n)
 		print_text("; rx-all %s", n->rx_all_on ? "on" : "off");
 		any = true;
 	}
-	if (!n->dcb_pfc_err && n->have_pfc) {
+	if (doors & FLOWCTL_DOOR_DCB) {
+		print_text("; nic pfc none (dcb reads flowctl's)");
+	} else if (!n->dcb_pfc_err && n->have_pfc) {
 		print_u64(PRINT_JSON, "pfc_cap", NULL, n->pfc_cap);
 		open_json_array("pfc_en");
 		print_text("; nic pfc");
@@ -556,7 +609,8 @@ void fc_print_dev(const struct fc_dev *d, unsigned int what)
 	if (what & FC_SHOW_COUNTERS)
 		print_port_counters(d, PRINT_ANY);
 	if (d->nic)
-		print_nic(d->nic);
+		print_nic(d->nic, FC_HAS(d->have, FLOWCTL_A_DEV_DOORS) ?
+			  d->v[FLOWCTL_A_DEV_DOORS] : 0);
 
 	if (what & (FC_SHOW_STATE | FC_SHOW_COUNTERS | FC_SHOW_CONFIG)) {
 		open_json_array("prio");

@@ -80,6 +80,7 @@ static void usage(void)
 		"                   [ watchdog { MS | off } ] [ wd-restoration { MS | auto } ]\n"
 		"                   [ wd-action { drop | forward | alert } ]\n"
 		"                   [ tx-storm { MS | off } ] [ tunnel-wire { on | off } ]\n"
+		"                   [ round-trip BITS ]\n"
 		"The words and values of \"flowctl set\" (see flowctl(8)); tc qdisc change\n"
 		"sets only what is given. xoff and xon 0 = derived from speed and limit.\n");
 }
@@ -337,6 +338,10 @@ static int flowctl_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 			print_color_string(PRINT_FP, COLOR_NONE, NULL, "%s",
 					   "tunnel-wire on ");
 	}
+	if (HAS(FLOWCTL_A_DEV_PFC_DELAY))
+		print_color_uint(a.v[FLOWCTL_A_DEV_PFC_DELAY] ? PRINT_ANY : PRINT_JSON,
+				 COLOR_NONE, "round_trip_bits", "round-trip %u ",
+				 (unsigned int)a.v[FLOWCTL_A_DEV_PFC_DELAY]);
 #undef HAS
 	/* Per-priority thresholds, as "prio P xoff B xon B". */
 	open_json_array(PRINT_JSON, "prio");

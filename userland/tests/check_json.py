@@ -44,6 +44,7 @@ TOP_TYPES = {
     "quanta_ns": int, "headroom_bytes": int, "prio_tc": list, "tc_bw": list, "stats": dict, "prio": list,
     "wd_detect_ms": int, "wd_restore_ms": int, "wd_action": str, "tx_storm_ms": int,
     "partner_mac": str, "address": str, "nic": dict,
+    "tunnel_wire": bool, "round_trip_bits": int, "dscp_prio": list, "doors": dict,
 }
 STATS_KEYS = ["rx_pause", "rx_xon", "rx_pfc", "tx_pause", "tx_xon", "tx_pfc",
               "rx_ignored", "rx_malformed", "rx_unsupported", "partner_ignored",
@@ -138,6 +139,11 @@ def check_show(out):
        full.get("address"))
     ok(full["wd_detect_ms"] == 200 and full["wd_action"] == "drop" and full["tx_storm_ms"] == 500,
        "show: the watchdog's and the storm guard's settings")
+    ok(full["dscp_prio"] == [[26, 3], [48, 6]] and full["round_trip_bits"] == 4096
+       and full["doors"] == {"ethtool_pause": False, "dcb": False}
+       and full["tunnel_wire"] is False,
+       "show: the APP table's DSCP entries as [dscp, prio] pairs, round-trip, doors",
+       [full.get(k) for k in ("dscp_prio", "round_trip_bits", "doors")])
     ok(full["tc_bw"] == [30, 0, 0, 50, 0, 20, 0, 0], "show: tc_bw, the ETS share of each class",
        full.get("tc_bw"))
     ok(full["headroom_bytes"] == 20000 and full["prio_tc"] == [1, 0, 2, 3, 4, 5, 6, 7],

@@ -76,6 +76,16 @@ static inline struct nlmsghdr *synth_full_dev(char *buf, uint32_t seq, uint16_t 
 	mnl_attr_put_u32(nlh, FLOWCTL_A_DEV_WD_RESTORE_MS, 0);
 	mnl_attr_put_u8(nlh, FLOWCTL_A_DEV_WD_ACTION, FLOWCTL_WD_DROP);
 	mnl_attr_put_u32(nlh, FLOWCTL_A_DEV_TX_STORM_MS, 500);
+	mnl_attr_put_u8(nlh, FLOWCTL_A_DEV_TUNNEL_WIRE, 0);
+	{
+		uint8_t dscp[64] = { 0 };
+
+		dscp[26] = 1u << 3;	/* dcb app: 26:3 and 48:6 */
+		dscp[48] = 1u << 6;
+		mnl_attr_put(nlh, FLOWCTL_A_DEV_DSCP_PRIOS, sizeof(dscp), dscp);
+	}
+	mnl_attr_put_u16(nlh, FLOWCTL_A_DEV_PFC_DELAY, 4096);
+	mnl_attr_put_u8(nlh, FLOWCTL_A_DEV_DOORS, 0);	/* a NIC with its own */
 	{
 		static const uint8_t mac[6] = { 0x02, 0x00, 0x5e, 0x10, 0x20, 0xfe };
 

@@ -328,6 +328,8 @@ static void test_set(void)
 		{ "dev eth0 mode fast", "invalid mode \"fast\"" },
 		{ "dev eth0 rx yes", "invalid rx \"yes\"" },
 		{ "dev eth0 quanta 65536", "quanta \"65536\" is out of range" },
+		{ "dev eth0 round-trip 65536", "round-trip \"65536\" is out of range" },
+		{ "dev eth0 round-trip 1k", "invalid round-trip \"1k\"" },
 		{ "dev eth0 quanta -1", "invalid quanta \"-1\"" },
 		{ "dev eth0 prio 8 xoff 1 xon 1", "prio \"8\" is out of range" },
 		{ "dev eth0 prio 3 xoff 1", "prio 3 needs \"xoff BYTES xon BYTES\"" },
@@ -348,7 +350,7 @@ static void test_set(void)
 		{ "dev eth0 x 1", "\"x\" is ambiguous: did you mean xoff or xon?" },
 		{ "dev eth0 p 1", "did you mean pfc-prios, prio or prio-tc?" },
 		{ "dev eth0 mdoe pfc", "What is \"mdoe\"? Did you mean mode?" },
-		{ "dev eth0 frob 1", "Expected dev, mode, rx, tx, pfc-prios, trust, speed, rate, limit, xoff, xon, prio, quanta, prio-tc, ets, help, watchdog, wd-restoration, wd-action, tx-storm or tunnel-wire." },
+		{ "dev eth0 frob 1", "Expected dev, mode, rx, tx, pfc-prios, trust, speed, rate, limit, xoff, xon, prio, quanta, prio-tc, ets, help, watchdog, wd-restoration, wd-action, tx-storm, tunnel-wire or round-trip." },
 		{ "dev eth0 ets 0:30,3:60", "ets \"0:30,3:60\" is out of range" },
 		{ "dev eth0 ets 0:30,0:70", "invalid ets \"0:30,0:70\"" },
 		{ "dev eth0 ets 8:100", "ets \"8:100\" is out of range" },
@@ -387,6 +389,12 @@ static void test_set(void)
 	ret = capture(run_set, argc, argv, &r);
 	ktap_ok(ret == EXIT_OK && FC_HAS(r.have, FLOWCTL_A_DEV_TC_BW) &&
 		r.v[FLOWCTL_A_DEV_TC_BW] == 0, "set: ets off sends all zeros");
+	snprintf(line, sizeof(line), "dev eth0 round-trip 4096");
+	argc = words(line, argv);
+	ret = capture(run_set, argc, argv, &r);
+	ktap_ok(ret == EXIT_OK && r.have == 1ull << FLOWCTL_A_DEV_PFC_DELAY &&
+		r.v[FLOWCTL_A_DEV_PFC_DELAY] == 4096,
+		"set: round-trip 4096 sends the PFC delay allowance, 4096 bits");
 
 	/* Prefixes, as iproute2 users type them. */
 	snprintf(line, sizeof(line), "d eth0 mo pfc pfc 3,4 tr dscp sp 10G ra 1gbit li 64k xof 9k xon 3k q 100");

@@ -30,6 +30,10 @@ enum flowctl_mode {
 	FLOWCTL_MODE_PFC,
 };
 
+/* Linux's own interfaces flowctl answers where the driver has none. */
+#define FLOWCTL_DOOR_PAUSE	0x1	/* ethtool -a/-A, -I -a */
+#define FLOWCTL_DOOR_DCB	0x2	/* DCB netlink: dcb, lldpad */
+
 enum flowctl_trust {
 	FLOWCTL_TRUST_PCP,
 	FLOWCTL_TRUST_DSCP,
@@ -135,6 +139,20 @@ enum {
 					 * is a point-to-point wire to one
 					 * remote host, and flowctl may attach
 					 * to it; fixed until it detaches
+					 */
+	FLOWCTL_A_DEV_DSCP_PRIOS,	/* binary, 64 bytes: byte d = the
+					 * priorities (bit n) the APP table
+					 * gives DSCP d; trust dscp classifies
+					 * by the highest, and a DSCP with none
+					 * to priority 0. All zero: DSCP >> 3
+					 */
+	FLOWCTL_A_DEV_PFC_DELAY,	/* u16, bits: 802.1Qbb's allowance
+					 * for the link's round trip, added
+					 * to the derived headroom
+					 */
+	FLOWCTL_A_DEV_DOORS,		/* u8 (ro): the FLOWCTL_DOOR_ bits
+					 * of the interfaces flowctl answers
+					 * on this device
 					 */
 
 	__FLOWCTL_A_DEV_MAX,

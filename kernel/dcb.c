@@ -1,0 +1,781 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Linux's own interfaces to a flowctl port, where the driver has none:
+ * ethtool's pause settings and statistics (ethtool -a, -A, -I -a) and DCB
+ * netlink (dcb pfc, ets, app and dcbx; lldpad). Each door writes the
+ * port's one configuration through the one validator (fctl_door_set) and
+ * reads back what any door set. Documentation/dcb.md has the mapping.
+ *
+ * The doors belong to the device: struct fctl_port, one per device that
+ * had flowctl, opens them when the first flowctl qdisc attaches and closes
+ * them when the last one goes (a replace creates the new qdisc before it
+ * destroys the old). A driver's own operations are never replaced. All of
+ * it runs under RTNL, as every caller of a DCB or ethtool operation does,
+ * with one exception: ethtool's netlink PAUSE_SET tests the operations
+ * before it takes RTNL and calls them after. So a closed pause door leaves
+ * operations that say pause is off and refuse a change, and the driver's
+ * own come back when the device unregisters (ethnl_ops_begin() refuses an
+ * unregistering device first) or the module goes. A copy of ethtool_ops
+ * may be read without RTNL: each lives until the module goes.
+ */
+#include <linux/ethtool.h>
+#include <linux/ethtool_netlink.h>
+#include <linux/rtnetlink.h>
+#include <net/dcbnl.h>
+#include "flowctl.h"
+
+struct fctl_port {
+	struct list_head list;		/* fctl_ports */
+	struct net_device *dev;		/* NULL once unregistered */
+	unsigned int users;		/* flowctl qdiscs on dev */
+	u8 doors;			/* FLOWCTL_DOOR_* open */
+	u8 door_src;			/* the door a change comes through */
+	u8 app[FCTL_DSCPS];		/* DSCP entries in the kernel's table */
+	const struct ethtool_ops *drv_ethtool;
+	struct ethtool_ops ethtool;	/* the driver's, and pause */
+	struct ethtool_ops closed;	/* the driver's, and pause off */
+};
+
+static LIST_HEAD(fctl_ports);		/* RTNL */
+
+u8 fctl_port_doors(const struct fctl_sched *q)
+{
+	return q->port ? q->port->doors : 0;
+}
+
+/* The flowctl qdisc that answers for dev, or NULL: under RTNL. */
+static struct fctl_sched *fctl_door_q(struct net_device *dev)
+{
+	ASSERT_RTNL();
+	return fctl_from_dev(dev);
+}
+
+/*
+ * Set attrs (FLOWCTL_A_DEV_*) as "flowctl set" does. A DCB or ethtool
+ * request carries no extack: the validator's words go to the kernel log.
+ */
+static int fctl_door_commit(struct fctl_sched *q, struct sk_buff *attrs,
+			    u8 door)
+{
+	struct netlink_ext_ack extack = {};
+	int err;
+
+	q->port->door_src = door;
+	err = fctl_door_set(q, attrs, &extack);
+	q->port->door_src = 0;
+	if (err && extack._msg)
+		netdev_info(qdisc_dev(q->sch), "flowctl: %s: %s\n",
+			    door == FLOWCTL_DOOR_DCB ? "dcb" : "ethtool",
+			    extack._msg);
+	kfree_skb(attrs);
+	return err;
+}
+
+static struct sk_buff *fctl_door_attrs(void)
+{
+	return alloc_skb(256, GFP_KERNEL);
+}
+
+static void fctl_door_refuse(struct net_device *dev, const char *msg)
+{
+	netdev_info(dev, "flowctl: %s\n", msg);
+}
+
+/* ethtool -a: link-level PAUSE is mode pause's rx and tx. */
+static void fctl_get_pauseparam(struct net_device *dev,
+				struct ethtool_pauseparam *pp)
+{
+	struct fctl_sched *q = fctl_door_q(dev);
+	const struct fctl_cfg *cfg;
+
+	pp->autoneg = AUTONEG_DISABLE;
+	pp->rx_pause = 0;
+	pp->tx_pause = 0;
+	if (!q)
+		return;
+	cfg = rtnl_dereference(q->cfg);
+	if (cfg->mode != FLOWCTL_MODE_PAUSE)
+		return;
+	pp->rx_pause = cfg->rx;
+	pp->tx_pause = cfg->tx;
+}
+
+static int fctl_set_pauseparam(struct net_device *dev,
+			       struct ethtool_pauseparam *pp)
+{
+	struct fctl_sched *q = fctl_door_q(dev);
+	const struct fctl_cfg *cfg;
+	struct sk_buff *a;
+	u8 mode;
+
+	if (!q)
+		return -EOPNOTSUPP;
+	if (pp->autoneg) {
+		fctl_door_refuse(dev,
+				 "ethtool: pause is not negotiated on a flowctl port: autoneg off");
+		return -EOPNOTSUPP;
+	}
+	cfg = rtnl_dereference(q->cfg);
+	mode = cfg->mode;
+	if (mode == FLOWCTL_MODE_PFC) {
+		if (!pp->rx_pause && !pp->tx_pause)
+			return 0;
+		fctl_door_refuse(dev,
+				 "ethtool: PFC is on, and a link pauses by PFC or by PAUSE: dcb pfc set dev DEV prio-pfc all:off first");
+		return -EOPNOTSUPP;
+	}
+	if (mode == FLOWCTL_MODE_OFF && !pp->rx_pause && !pp->tx_pause)
+		return 0;
+	a = fctl_door_attrs();
+	if (!a)
+		return -ENOMEM;
+	if (nla_put_u8(a, FLOWCTL_A_DEV_MODE, FLOWCTL_MODE_PAUSE) ||
+	    nla_put_u8(a, FLOWCTL_A_DEV_RX, !!pp->rx_pause) ||
+	    nla_put_u8(a, FLOWCTL_A_DEV_TX, !!pp->tx_pause)) {
+		kfree_skb(a);
+		return -EMSGSIZE;
+	}
+	return fctl_door_commit(q, a, FLOWCTL_DOOR_PAUSE);
+}
+
+/* 30.3.4.2/3: PAUSE frames, XOFF and XON; PFC frames are DCB's to count. */
+static void fctl_get_pause_stats(struct net_device *dev,
+				 struct ethtool_pause_stats *ps)
+{
+	struct fctl_sched *q = fctl_door_q(dev);
+	struct fctl_tx_stats t;
+
+	if (!q)
+		return;
+	fctl_tx_read(q, &t);
+	ps->tx_pause_frames = t.tx_pause + t.tx_xon;
+	spin_lock_bh(&q->rx_lock);
+	ps->rx_pause_frames = q->rxs.rx_pause + q->rxs.rx_xon;
+	spin_unlock_bh(&q->rx_lock);
+}
+
+/* What a closed pause door answers: no pause, and no change. */
+static void fctl_closed_get_pauseparam(struct net_device *dev,
+				       struct ethtool_pauseparam *pp)
+{
+	pp->autoneg = AUTONEG_DISABLE;
+	pp->rx_pause = 0;
+	pp->tx_pause = 0;
+}
+
+static int fctl_closed_set_pauseparam(struct net_device *dev,
+				      struct ethtool_pauseparam *pp)
+{
+	return -EOPNOTSUPP;
+}
+
+#if IS_ENABLED(CONFIG_DCB)
+/* 802.1Qaz: PFC is eight priorities' pause; requests and indications are
+ * the PFC frames sent and received that name a priority (XOFF or XON).
+ */
+static int fctl_ieee_getpfc(struct net_device *dev, struct ieee_pfc *pfc)
+{
+	struct fctl_sched *q = fctl_door_q(dev);
+	const struct fctl_cfg *cfg;
+	struct fctl_tx_stats t;
+	int prio;
+
+	if (!q)
+		return -EOPNOTSUPP;
+	cfg = rtnl_dereference(q->cfg);
+	pfc->pfc_cap = IEEE_8021QAZ_MAX_TCS;
+	pfc->pfc_en = cfg->mode == FLOWCTL_MODE_PFC ? cfg->pfc_prios : 0;
+	pfc->mbc = 0;
+	pfc->delay = cfg->pfc_delay;
+	fctl_tx_read(q, &t);
+	for (prio = 0; prio < FCTL_PRIOS; prio++)
+		pfc->requests[prio] = t.prio_tx_pfc[prio] +
+				      t.prio_tx_pfc_xon[prio];
+	spin_lock_bh(&q->rx_lock);
+	for (prio = 0; prio < FCTL_PRIOS; prio++)
+		pfc->indications[prio] = q->prx[prio].rx_pfc;
+	spin_unlock_bh(&q->rx_lock);
+	return 0;
+}
+
+/*
+ * PFC on some priorities is mode pfc on them, honored and sent (a NIC's
+ * PFC does both); on none, a port in mode pfc goes off and one in mode
+ * pause keeps its PAUSE. pfc_cap, requests and indications are read-only.
+ * lldpad writes the same every second or so: what is unchanged is not
+ * set again.
+ */
+static int fctl_ieee_setpfc(struct net_device *dev, struct ieee_pfc *pfc)
+{
+	struct fctl_sched *q = fctl_door_q(dev);
+	const struct fctl_cfg *cfg;
+	struct sk_buff *a;
+	int err = 0;
+
+	if (!q)
+		return -EOPNOTSUPP;
+	if (pfc->mbc) {
+		fctl_door_refuse(dev,
+				 "dcb: no MACsec on a flowctl port to bypass: macsec-bypass off");
+		return -EOPNOTSUPP;
+	}
+	cfg = rtnl_dereference(q->cfg);
+	a = fctl_door_attrs();
+	if (!a)
+		return -ENOMEM;
+	if (pfc->pfc_en && cfg->mode != FLOWCTL_MODE_PFC) {
+		/* Turned on: honored, and sent where a speed times our XOFF
+		 * (virtio-net may report none: flowctl set speed).
+		 */
+		err = nla_put_u8(a, FLOWCTL_A_DEV_MODE, FLOWCTL_MODE_PFC) ||
+		      nla_put_u8(a, FLOWCTL_A_DEV_PFC_PRIOS, pfc->pfc_en) ||
+		      nla_put_u8(a, FLOWCTL_A_DEV_RX, 1);
+		if (!err && READ_ONCE(q->speed_mbps))
+			err = nla_put_u8(a, FLOWCTL_A_DEV_TX, 1);
+	} else if (pfc->pfc_en && pfc->pfc_en != cfg->pfc_prios) {
+		/* Already on: the priorities alone (rx and tx stay). */
+		err = nla_put_u8(a, FLOWCTL_A_DEV_PFC_PRIOS, pfc->pfc_en);
+	} else if (!pfc->pfc_en && cfg->mode == FLOWCTL_MODE_PFC) {
+		err = nla_put_u8(a, FLOWCTL_A_DEV_MODE, FLOWCTL_MODE_OFF);
+	}
+	if (!err && pfc->delay != cfg->pfc_delay)
+		err = nla_put_u16(a, FLOWCTL_A_DEV_PFC_DELAY, pfc->delay);
+	if (err) {
+		kfree_skb(a);
+		return -EMSGSIZE;
+	}
+	if (!a->len) {
+		kfree_skb(a);
+		return 0;
+	}
+	return fctl_door_commit(q, a, FLOWCTL_DOOR_DCB);
+}
+
+/* ETS: a class of share 0 is strict, as in flowctl's tc-bw. */
+static int fctl_ieee_getets(struct net_device *dev, struct ieee_ets *ets)
+{
+	struct fctl_sched *q = fctl_door_q(dev);
+	const struct fctl_cfg *cfg;
+	int i;
+
+	if (!q)
+		return -EOPNOTSUPP;
+	cfg = rtnl_dereference(q->cfg);
+	ets->willing = 0;
+	ets->ets_cap = IEEE_8021QAZ_MAX_TCS;
+	ets->cbs = 0;
+	for (i = 0; i < IEEE_8021QAZ_MAX_TCS; i++) {
+		ets->tc_tx_bw[i] = cfg->tc_bw[i];
+		ets->tc_rx_bw[i] = cfg->tc_bw[i];
+		ets->tc_tsa[i] = cfg->tc_bw[i] ? IEEE_8021QAZ_TSA_ETS :
+						 IEEE_8021QAZ_TSA_STRICT;
+		ets->prio_tc[i] = (cfg->prio_tc >> (4 * i)) & 0x7;
+		/* What ETS Recommendation TLVs carry: the configuration. */
+		ets->tc_reco_bw[i] = ets->tc_tx_bw[i];
+		ets->tc_reco_tsa[i] = ets->tc_tsa[i];
+		ets->reco_prio_tc[i] = ets->prio_tc[i];
+	}
+	return 0;
+}
+
+static int fctl_ieee_setets(struct net_device *dev, struct ieee_ets *ets)
+{
+	struct fctl_sched *q = fctl_door_q(dev);
+	const struct fctl_cfg *cfg;
+	u8 bw[IEEE_8021QAZ_MAX_TCS];
+	struct sk_buff *a;
+	u32 prio_tc = 0;
+	int i;
+
+	if (!q)
+		return -EOPNOTSUPP;
+	for (i = 0; i < IEEE_8021QAZ_MAX_TCS; i++) {
+		switch (ets->tc_tsa[i]) {
+		case IEEE_8021QAZ_TSA_STRICT:
+			bw[i] = 0;
+			break;
+		case IEEE_8021QAZ_TSA_ETS:
+			if (!ets->tc_tx_bw[i]) {
+				fctl_door_refuse(dev,
+						 "dcb: an ets class needs a share of 1..100 (strict is tc-tsa strict)");
+				return -EINVAL;
+			}
+			bw[i] = ets->tc_tx_bw[i];
+			break;
+		default:
+			fctl_door_refuse(dev,
+					 "dcb: flowctl's classes are strict or ets (no cbs, no vendor TSA)");
+			return -EOPNOTSUPP;
+		}
+		if (ets->prio_tc[i] >= IEEE_8021QAZ_MAX_TCS) {
+			fctl_door_refuse(dev,
+					 "dcb: prio-tc: traffic classes are 0..7");
+			return -EINVAL;
+		}
+		prio_tc |= (u32)ets->prio_tc[i] << (4 * i);
+	}
+	cfg = rtnl_dereference(q->cfg);
+	if (prio_tc == cfg->prio_tc && !memcmp(bw, cfg->tc_bw, sizeof(bw)))
+		return 0;
+	a = fctl_door_attrs();
+	if (!a)
+		return -ENOMEM;
+	if (nla_put_u32(a, FLOWCTL_A_DEV_PRIO_TC, prio_tc) ||
+	    nla_put(a, FLOWCTL_A_DEV_TC_BW, sizeof(bw), bw)) {
+		kfree_skb(a);
+		return -EMSGSIZE;
+	}
+	return fctl_door_commit(q, a, FLOWCTL_DOOR_DCB);
+}
+
+/* APP entries flowctl classifies by: DSCP (trust dscp), as mlx5's. */
+static int fctl_app_dscp(struct net_device *dev, const struct dcb_app *app)
+{
+	if (app->selector != IEEE_8021QAZ_APP_SEL_DSCP) {
+		fctl_door_refuse(dev,
+				 "dcb: flowctl classifies by DSCP entries of the APP table only (dscp-prio)");
+		return -EOPNOTSUPP;
+	}
+	if (app->protocol >= FCTL_DSCPS || app->priority >= FCTL_PRIOS) {
+		fctl_door_refuse(dev,
+				 "dcb: dscp-prio: DSCP 0..63, priority 0..7");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int fctl_app_change(struct net_device *dev, const struct dcb_app *app,
+			   bool add)
+{
+	struct fctl_sched *q = fctl_door_q(dev);
+	u8 map[FCTL_DSCPS];
+	struct sk_buff *a;
+	u8 bit;
+	int err;
+
+	if (!q)
+		return -EOPNOTSUPP;
+	err = fctl_app_dscp(dev, app);
+	if (err)
+		return err;
+	memcpy(map, rtnl_dereference(q->cfg)->dscp_prios, sizeof(map));
+	bit = BIT(app->priority);
+	if (add && (map[app->protocol] & bit))
+		return -EEXIST;
+	if (!add && !(map[app->protocol] & bit))
+		return -ENOENT;
+	map[app->protocol] ^= bit;
+	a = fctl_door_attrs();
+	if (!a)
+		return -ENOMEM;
+	if (nla_put(a, FLOWCTL_A_DEV_DSCP_PRIOS, sizeof(map), map)) {
+		kfree_skb(a);
+		return -EMSGSIZE;
+	}
+	return fctl_door_commit(q, a, FLOWCTL_DOOR_DCB);
+}
+
+static int fctl_ieee_setapp(struct net_device *dev, struct dcb_app *app)
+{
+	return fctl_app_change(dev, app, true);
+}
+
+static int fctl_ieee_delapp(struct net_device *dev, struct dcb_app *app)
+{
+	return fctl_app_change(dev, app, false);
+}
+
+#ifdef FCTL_HAVE_APPTRUST
+/*
+ * APP trust (dcb apptrust, 6.2 on): the selectors classification trusts,
+ * in order. flowctl takes a tagged frame's PCP, then with trust dscp an IP
+ * packet's DSCP: the orders "pcp" and "pcp dscp".
+ */
+static int fctl_getapptrust(struct net_device *dev, u8 *sel, int *n)
+{
+	struct fctl_sched *q = fctl_door_q(dev);
+
+	if (!q)
+		return -EOPNOTSUPP;
+	sel[0] = DCB_APP_SEL_PCP;
+	*n = 1;
+	if (rtnl_dereference(q->cfg)->trust == FLOWCTL_TRUST_DSCP)
+		sel[(*n)++] = IEEE_8021QAZ_APP_SEL_DSCP;
+	return 0;
+}
+
+static int fctl_setapptrust(struct net_device *dev, u8 *sel, int n)
+{
+	struct fctl_sched *q = fctl_door_q(dev);
+	struct sk_buff *a;
+	u8 trust;
+
+	if (!q)
+		return -EOPNOTSUPP;
+	if (n == 1 && sel[0] == DCB_APP_SEL_PCP) {
+		trust = FLOWCTL_TRUST_PCP;
+	} else if (n == 2 && sel[0] == DCB_APP_SEL_PCP &&
+		   sel[1] == IEEE_8021QAZ_APP_SEL_DSCP) {
+		trust = FLOWCTL_TRUST_DSCP;
+	} else {
+		fctl_door_refuse(dev,
+				 "dcb: apptrust: flowctl trusts a tagged frame's PCP first: order pcp, or pcp dscp");
+		return -EOPNOTSUPP;
+	}
+	a = fctl_door_attrs();
+	if (!a)
+		return -ENOMEM;
+	if (nla_put_u8(a, FLOWCTL_A_DEV_TRUST, trust)) {
+		kfree_skb(a);
+		return -EMSGSIZE;
+	}
+	return fctl_door_commit(q, a, FLOWCTL_DOOR_DCB);
+}
+#endif
+
+/*
+ * Tables flowctl does not classify by, which dcbnl would keep for the
+ * device (under its ifindex, past it): CEE's APP entries, and 6.5's
+ * rewrite table.
+ */
+static int fctl_cee_setapp(struct net_device *dev, u8 idtype, u16 id, u8 up)
+{
+	fctl_door_refuse(dev, "dcb: no CEE APP table on a flowctl port: dcb app (IEEE)");
+	return -EOPNOTSUPP;
+}
+
+#ifdef FCTL_HAVE_REWR
+static int fctl_rewr_refuse(struct net_device *dev, struct dcb_app *app)
+{
+	fctl_door_refuse(dev, "dcb: no rewrite table on a flowctl port");
+	return -EOPNOTSUPP;
+}
+#endif
+
+/* The host's own agent (flowctl dcbx, lldpad) runs DCBX, in IEEE mode. */
+static u8 fctl_getdcbx(struct net_device *dev)
+{
+	return DCB_CAP_DCBX_HOST | DCB_CAP_DCBX_VER_IEEE;
+}
+
+static u8 fctl_setdcbx(struct net_device *dev, u8 mode)
+{
+	return mode == (DCB_CAP_DCBX_HOST | DCB_CAP_DCBX_VER_IEEE) ? 0 : 1;
+}
+
+static const struct dcbnl_rtnl_ops fctl_dcbnl_ops = {
+	.ieee_getets	= fctl_ieee_getets,
+	.ieee_setets	= fctl_ieee_setets,
+	.ieee_getpfc	= fctl_ieee_getpfc,
+	.ieee_setpfc	= fctl_ieee_setpfc,
+	.ieee_setapp	= fctl_ieee_setapp,
+	.ieee_delapp	= fctl_ieee_delapp,
+	.getdcbx	= fctl_getdcbx,
+	.setdcbx	= fctl_setdcbx,
+	.setapp		= fctl_cee_setapp,
+#ifdef FCTL_HAVE_APPTRUST
+	.dcbnl_getapptrust = fctl_getapptrust,
+	.dcbnl_setapptrust = fctl_setapptrust,
+#endif
+#ifdef FCTL_HAVE_REWR
+	.dcbnl_setrewr	= fctl_rewr_refuse,
+	.dcbnl_delrewr	= fctl_rewr_refuse,
+#endif
+};
+
+static bool fctl_dcb_door(const struct fctl_port *p)
+{
+	return p->doors & FLOWCTL_DOOR_DCB;
+}
+
+static void fctl_dcb_open(struct fctl_port *p)
+{
+	if (p->dev->dcbnl_ops)
+		return;
+	p->dev->dcbnl_ops = &fctl_dcbnl_ops;
+	p->doors |= FLOWCTL_DOOR_DCB;
+}
+
+static void fctl_dcb_close(struct fctl_port *p)
+{
+	if (p->dev->dcbnl_ops == &fctl_dcbnl_ops)
+		p->dev->dcbnl_ops = NULL;
+	p->doors &= ~FLOWCTL_DOOR_DCB;
+}
+
+/*
+ * The kernel's APP table (net/dcb) holds the DSCP entries of ncfg: added
+ * (adding) before ncfg is published, and if one cannot be, none is; removed
+ * after. The table is keyed by ifindex alone, across namespaces.
+ */
+int fctl_app_sync(struct fctl_sched *q, const struct fctl_cfg *old,
+		  const struct fctl_cfg *ncfg, bool adding)
+{
+	struct net_device *dev = qdisc_dev(q->sch);
+	struct dcb_app app = { .selector = IEEE_8021QAZ_APP_SEL_DSCP };
+	int d, prio, err = 0;
+	u8 bits;
+
+	if (!q->port || !fctl_dcb_door(q->port) ||
+	    !memcmp(old->dscp_prios, ncfg->dscp_prios, FCTL_DSCPS))
+		return 0;
+	for (d = 0; d < FCTL_DSCPS; d++) {
+		bits = adding ? ncfg->dscp_prios[d] & ~old->dscp_prios[d] :
+				old->dscp_prios[d] & ~ncfg->dscp_prios[d];
+		for (prio = 0; prio < FCTL_PRIOS; prio++) {
+			if (!(bits & BIT(prio)))
+				continue;
+			app.protocol = d;
+			app.priority = prio;
+			if (!adding) {
+				dcb_ieee_delapp(dev, &app);
+				q->port->app[d] &= ~BIT(prio);
+				continue;
+			}
+			err = dcb_ieee_setapp(dev, &app);
+			if (err)
+				goto undo;
+			q->port->app[d] |= BIT(prio);
+		}
+	}
+	return 0;
+
+undo:
+	/* Entries of this DSCP below prio, and of every DSCP before it. */
+	for (; d >= 0; d--, prio = FCTL_PRIOS) {
+		bits = ncfg->dscp_prios[d] & ~old->dscp_prios[d];
+		while (--prio >= 0) {
+			if (!(bits & BIT(prio)))
+				continue;
+			app.protocol = d;
+			app.priority = prio;
+			dcb_ieee_delapp(dev, &app);
+			q->port->app[d] &= ~BIT(prio);
+		}
+	}
+	return err;
+}
+
+/*
+ * The APP entries go with the door, under the ifindex they were added
+ * with: the kernel's table would outlive the device, and a namespace move
+ * renumbers it.
+ */
+static void fctl_app_flush(struct fctl_port *p)
+{
+	struct dcb_app app = { .selector = IEEE_8021QAZ_APP_SEL_DSCP };
+	int d, prio;
+
+	if (!fctl_dcb_door(p))
+		return;
+	for (d = 0; d < FCTL_DSCPS; d++)
+		for (prio = 0; prio < FCTL_PRIOS; prio++) {
+			if (!(p->app[d] & BIT(prio)))
+				continue;
+			app.protocol = d;
+			app.priority = prio;
+			dcb_ieee_delapp(p->dev, &app);
+		}
+	memset(p->app, 0, sizeof(p->app));
+}
+
+static bool fctl_dcb_differs(const struct fctl_cfg *a, const struct fctl_cfg *b)
+{
+	return (a->mode == FLOWCTL_MODE_PFC) != (b->mode == FLOWCTL_MODE_PFC) ||
+	       a->pfc_prios != b->pfc_prios || a->pfc_delay != b->pfc_delay ||
+	       a->prio_tc != b->prio_tc || a->trust != b->trust ||
+	       memcmp(a->tc_bw, b->tc_bw, sizeof(a->tc_bw)) ||
+	       memcmp(a->dscp_prios, b->dscp_prios, FCTL_DSCPS);
+}
+#else
+static void fctl_dcb_open(struct fctl_port *p) { }
+static void fctl_dcb_close(struct fctl_port *p) { }
+static void fctl_app_flush(struct fctl_port *p) { }
+
+int fctl_app_sync(struct fctl_sched *q, const struct fctl_cfg *old,
+		  const struct fctl_cfg *ncfg, bool adding)
+{
+	return 0;
+}
+
+static bool fctl_dcb_differs(const struct fctl_cfg *a, const struct fctl_cfg *b)
+{
+	return false;
+}
+#endif
+
+static bool fctl_pause_differs(const struct fctl_cfg *a,
+			       const struct fctl_cfg *b)
+{
+	bool pa = a->mode == FLOWCTL_MODE_PAUSE, pb = b->mode == FLOWCTL_MODE_PAUSE;
+
+	return pa != pb || (pa && (a->rx != b->rx || a->tx != b->tx));
+}
+
+/*
+ * A change through another door is news to listeners of this one: DCB's
+ * RTM_SETDCB (lldpad), ethtool's PAUSE_NTF. Called with old still valid
+ * (under RTNL, before its RCU free).
+ */
+void fctl_doors_notify(struct fctl_sched *q, const struct fctl_cfg *old)
+{
+	const struct fctl_cfg *cfg = rtnl_dereference(q->cfg);
+	struct net_device *dev = qdisc_dev(q->sch);
+	struct fctl_port *p = q->port;
+
+	if (!p || fctl_from_dev(dev) != q)
+		return;
+#if IS_ENABLED(CONFIG_DCB)
+	if ((p->doors & FLOWCTL_DOOR_DCB) && p->door_src != FLOWCTL_DOOR_DCB &&
+	    fctl_dcb_differs(old, cfg))
+		dcbnl_ieee_notify(dev, RTM_SETDCB, DCB_CMD_IEEE_SET, 0, 0);
+#endif
+	if ((p->doors & FLOWCTL_DOOR_PAUSE) &&
+	    p->door_src != FLOWCTL_DOOR_PAUSE && fctl_pause_differs(old, cfg))
+		ethtool_notify(dev, ETHTOOL_MSG_PAUSE_NTF, NULL);
+}
+
+static void fctl_pause_open(struct fctl_port *p)
+{
+	const struct ethtool_ops *ops = p->dev->ethtool_ops;
+
+	if (ops == &p->closed) {
+		WRITE_ONCE(p->dev->ethtool_ops, &p->ethtool);
+	} else {
+		if (ops->get_pauseparam || ops->set_pauseparam ||
+		    ops->get_pause_stats)
+			return;
+		p->drv_ethtool = ops;
+		p->ethtool = *ops;
+		p->ethtool.get_pauseparam = fctl_get_pauseparam;
+		p->ethtool.set_pauseparam = fctl_set_pauseparam;
+		p->ethtool.get_pause_stats = fctl_get_pause_stats;
+		p->closed = *ops;
+		p->closed.get_pauseparam = fctl_closed_get_pauseparam;
+		p->closed.set_pauseparam = fctl_closed_set_pauseparam;
+		WRITE_ONCE(p->dev->ethtool_ops, &p->ethtool);
+	}
+	p->doors |= FLOWCTL_DOOR_PAUSE;
+}
+
+static void fctl_pause_close(struct fctl_port *p)
+{
+	if (p->dev->ethtool_ops == &p->ethtool)
+		WRITE_ONCE(p->dev->ethtool_ops, &p->closed);
+	p->doors &= ~FLOWCTL_DOOR_PAUSE;
+}
+
+/* The driver's own, once nothing can be between the test and the call. */
+static void fctl_pause_restore(struct fctl_port *p)
+{
+	const struct ethtool_ops *ops = p->dev->ethtool_ops;
+
+	if (ops == &p->closed || ops == &p->ethtool)
+		WRITE_ONCE(p->dev->ethtool_ops, p->drv_ethtool);
+}
+
+/* The device's pause operations are a door's, open or closed. */
+bool fctl_pause_is_door(const struct net_device *dev)
+{
+	const struct ethtool_ops *ops = dev->ethtool_ops;
+
+	return ops && (ops->get_pauseparam == fctl_get_pauseparam ||
+		       ops->get_pauseparam == fctl_closed_get_pauseparam);
+}
+
+static struct fctl_port *fctl_port_find(struct net_device *dev)
+{
+	struct fctl_port *p;
+
+	list_for_each_entry(p, &fctl_ports, list)
+		if (p->dev == dev)
+			return p;
+	return NULL;
+}
+
+/*
+ * q joins its device's port; the first user opens the doors. Called at
+ * the end of a successful init: fctl_port_put() undoes it in destroy.
+ */
+int fctl_port_get(struct fctl_sched *q)
+{
+	struct net_device *dev = qdisc_dev(q->sch);
+	struct fctl_port *p;
+
+	ASSERT_RTNL();
+	p = fctl_port_find(dev);
+	if (!p) {
+		p = kzalloc(sizeof(*p), GFP_KERNEL);
+		if (!p)
+			return -ENOMEM;
+		p->dev = dev;
+		list_add(&p->list, &fctl_ports);
+	}
+	q->port = p;
+	if (p->users++)
+		return 0;
+	fctl_pause_open(p);
+	fctl_dcb_open(p);
+	return 0;
+}
+
+void fctl_port_put(struct fctl_sched *q)
+{
+	struct fctl_port *p = q->port;
+
+	if (!p)
+		return;
+	ASSERT_RTNL();
+	/* A destroy that a reference held past NETDEV_UNREGISTER delayed
+	 * finds the doors closed there (fctl_ports_unregister).
+	 */
+	if (--p->users || !p->dev)
+		return;
+	fctl_app_flush(p);
+	fctl_dcb_close(p);
+	fctl_pause_close(p);
+}
+
+/*
+ * NETDEV_UNREGISTER: the driver's ethtool_ops back, the port forgets dev.
+ * Not for a move to another namespace, which sends it too: the device
+ * stays registered there, and its closed door with it.
+ */
+void fctl_ports_unregister(struct net_device *dev)
+{
+	struct fctl_port *p = fctl_port_find(dev);
+
+	if (!p)
+		return;
+	/* Under the ifindex they were added with, before a move renumbers. */
+	fctl_app_flush(p);
+	/* Its qdisc is gone from the device, or its destroy only waits for a
+	 * reference (tc filter's): nothing answers DCB for it from here.
+	 */
+	if (p->users)
+		fctl_dcb_close(p);
+	if (dev->reg_state != NETREG_UNREGISTERING)
+		return;
+	fctl_pause_restore(p);
+	p->dev = NULL;
+}
+
+/* Module exit: no qdisc is left. */
+void fctl_ports_exit(void)
+{
+	struct fctl_port *p, *n;
+	LIST_HEAD(gone);
+
+	rtnl_lock();
+	list_for_each_entry(p, &fctl_ports, list)
+		if (p->dev)
+			fctl_pause_restore(p);
+	/* Off the list the notifier walks, under the lock it walks it in. */
+	list_splice_init(&fctl_ports, &gone);
+	rtnl_unlock();
+	synchronize_net();
+	list_for_each_entry_safe(p, n, &gone, list) {
+		list_del(&p->list);
+		kfree(p);
+	}
+}
