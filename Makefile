@@ -44,7 +44,7 @@ DESTDIR ?=
 .PHONY: all module userland check unit selftests lint install uninstall deps clean \
 	dkms-install dkms-uninstall dkms-check \
 	print-ko print-kdir fuzz debug-kernel check-debug check-debug-selftest \
-	bench bench-compare demo sabotage
+	bench bench-compare demo sabotage deb
 
 # The CLI first: it builds where no kernel headers are installed, and then
 # the module is skipped with the reason (make exits non-zero).
@@ -125,6 +125,10 @@ uninstall:
 	rm -f $(DESTDIR)/lib/modules/$(KERNELRELEASE_FLOWCTL)/extra/flowctl.ko
 	$(MAKE) -C $(TOP)/userland uninstall PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
 	if [ -z "$(DESTDIR)" ]; then depmod -a $(KERNELRELEASE_FLOWCTL); fi
+
+# Debian packages (debian/, scripts/deb): apt install ./build/deb/*.deb
+deb:
+	@$(TOP)/scripts/deb $(TOP)/build/deb
 
 VERSION := $(shell cat $(TOP)/VERSION)
 DKMS_SRC := /usr/src/flowctl-$(VERSION)

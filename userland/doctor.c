@@ -22,6 +22,7 @@ enum rule_id {
 	R_NO_MODULE,
 	R_NO_PORTS,
 	R_NO_QDISC,
+	R_NO_TC_PLUGIN,
 	R_HW_PAUSE_ON,
 	R_HW_PAUSE_UNSUPPORTED,
 	R_DOORS,
@@ -54,6 +55,8 @@ static const struct {
 		"no device of this network namespace has a flowctl root qdisc" },
 	[R_NO_QDISC] = { "no-qdisc", FC_DOC_ERROR,
 		"the device has no flowctl root qdisc: nothing honors or sends PAUSE/PFC in software on it" },
+	[R_NO_TC_PLUGIN] = { "no-tc-plugin", FC_DOC_WARNING,
+		"tc has no q_flowctl.so: it cannot parse flowctl's options, and \"tc -j qdisc show\" prints text inside its JSON for every flowctl qdisc until the plugin is installed" },
 	[R_HW_PAUSE_ON] = { "hw-pause-on", FC_DOC_ERROR,
 		"the MAC's own flow control is on: it consumes received PAUSE frames (flowctl never sees them) or sends its own" },
 	[R_HW_PAUSE_UNSUPPORTED] = { "hw-pause-unsupported", FC_DOC_INFO,
@@ -301,6 +304,10 @@ static void judge_namespace(struct judge *j, const struct fc_doc_facts *f)
 	if (f->all && !f->nports)
 		add(j, R_NO_PORTS, NULL, "tc qdisc add dev DEV root flowctl",
 		    "a DEV_GET dump lists no port");
+	if (f->tc_plugin_dir[0] && !f->tc_plugin)
+		add(j, R_NO_TC_PLUGIN, NULL, "apt install flowctl-tools (or make -C userland install)",
+		    "no q_flowctl.so in %s, where tc looks for it%s", f->tc_plugin_dir,
+		    f->tc_lib_dir_env ? " (TC_LIB_DIR)" : "");
 }
 
 static void judge_nic(struct judge *j, const struct fc_doc_port *p)

@@ -91,6 +91,11 @@ struct fc_doc_port {
 struct fc_doc_facts {
 	bool module;			/* the flowctl genl family exists */
 	bool all;			/* no dev given: every flowctl port */
+	/* Where tc looks for q_flowctl.so ("": not judged) and whether it is
+	 * there; TC_LIB_DIR set in the environment, as tc reads it.
+	 */
+	char tc_plugin_dir[256];
+	bool tc_plugin, tc_lib_dir_env;
 	struct fc_doc_port *port;
 	size_t nports;
 };

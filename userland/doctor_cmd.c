@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <linux/dcbnl.h>
 
@@ -160,6 +161,19 @@ static void sleep_until(uint64_t when_ns)
 		;
 }
 
+/* Where tc looks for q_flowctl.so: TC_LIB_DIR, else its build's LIBDIR/tc. */
+static void tc_plugin(struct fc_doc_facts *f)
+{
+	const char *env = getenv("TC_LIB_DIR");
+	char path[sizeof(f->tc_plugin_dir) + 16];
+
+	f->tc_lib_dir_env = env && *env;
+	snprintf(f->tc_plugin_dir, sizeof(f->tc_plugin_dir), "%s",
+		 f->tc_lib_dir_env ? env : FLOWCTL_TC_LIBDIR);
+	snprintf(path, sizeof(path), "%s/q_flowctl.so", f->tc_plugin_dir);
+	f->tc_plugin = !access(path, R_OK);
+}
+
 static int gather(const char *dev, uint64_t interval_ns, struct fc_doc_facts *f)
 {
 	struct fc_nic_socks nic;
@@ -170,6 +184,7 @@ static int gather(const char *dev, uint64_t interval_ns, struct fc_doc_facts *f)
 	size_t i;
 	int ret, err;
 
+	tc_plugin(f);
 	ret = fc_nl_open_bus(&nl, NETLINK_GENERIC);
 	if (!ret) {
 		err = fc_nl_resolve(&nl, FLOWCTL_FAMILY_NAME);

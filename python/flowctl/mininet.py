@@ -16,7 +16,8 @@ Settings (the words of "flowctl set", with _ for -):
     mode ('pause', 'pfc', 'off'), rx and tx ('on', 'off'), pfc_prios ('3,4'),
     trust ('pcp', 'dscp'), speed (Mb/s or 'auto'), rate ('100mbit', 'off'),
     limit, xoff, xon (bytes, '64k'), quanta, prio_tc, ets,
-    watchdog (ms or 'off'), wd_restoration, wd_action,
+    watchdog (ms or 'off'), wd_restoration, wd_action, tx_storm (ms or
+    'off'), round_trip (bits),
     prio: {PRIO: (XOFF, XON), ...}
 
 mn --custom: this file defines links = {'flowctl': FlowctlLink}, and the
@@ -34,7 +35,7 @@ __all__ = ['FlowctlError', 'FlowctlIntf', 'FlowctlLink', 'set_words']
 # The settings flowctl set takes, in the order they are sent.
 SETTINGS = ('mode', 'rx', 'tx', 'pfc_prios', 'trust', 'speed', 'rate', 'limit',
             'xoff', 'xon', 'quanta', 'prio_tc', 'ets', 'watchdog',
-            'wd_restoration', 'wd_action')
+            'wd_restoration', 'wd_action', 'tx_storm', 'round_trip')
 
 
 class FlowctlError(Exception):

@@ -156,6 +156,25 @@ static void test_module_qdisc(void)
 	fc_doctor_judge(&f, &R);
 	quiet("no-ports", "one port listed");
 
+	quiet("no-tc-plugin", "where tc looks was not said");
+	snprintf(f.tc_plugin_dir, sizeof(f.tc_plugin_dir), "/usr/lib/x86_64-linux-gnu/tc");
+	fc_doctor_free(&R);
+	fc_doctor_judge(&f, &R);
+	x = fires("no-tc-plugin", FC_DOC_WARNING, "q_flowctl.so not where tc looks");
+	ktap_ok(x && !x->ifname && has(x, "measured", "/usr/lib/x86_64-linux-gnu/tc, where tc") &&
+		has(x, "fix", "flowctl-tools"), "no-tc-plugin: of the namespace, the directory, the package");
+	f.tc_lib_dir_env = true;
+	fc_doctor_free(&R);
+	fc_doctor_judge(&f, &R);
+	x = fires("no-tc-plugin", FC_DOC_WARNING, "not in TC_LIB_DIR either");
+	ktap_ok(has(x, "measured", "(TC_LIB_DIR)"), "no-tc-plugin: says TC_LIB_DIR was read");
+	f.tc_plugin = true;
+	fc_doctor_free(&R);
+	fc_doctor_judge(&f, &R);
+	quiet("no-tc-plugin", "q_flowctl.so is there");
+	f.tc_plugin_dir[0] = '\0';
+	f.tc_plugin = f.tc_lib_dir_env = false;
+
 	clean(&P);
 	P.qdisc = false;
 	P.measured = false;
