@@ -7,13 +7,14 @@ set -euo pipefail
 PKGS=(
 	build-essential bc bison flex libelf-dev libssl-dev dwarves pkg-config
 	clang llvm sparse
-	linux-headers-amd64 linux-image-amd64 linux-source-6.1
+	linux-headers-amd64 linux-source-6.1
 	busybox-static cpio kmod xz-utils zstd
 	libmnl-dev libjansson-dev iproute2 ethtool iperf3 tcpdump tshark python3-scapy python3-yaml
 	python3-jsonschema jq gnuplot-nox procps dkms openssl
 	mininet bridge-utils iputils-ping
 	rdma-core ibverbs-providers ibverbs-utils perftest
 	nftables lldpad
+	debhelper dh-dkms dh-python lintian
 )
 # The 6.12 kernel pair and its source come from bookworm-backports, and so
 # does qemu: bookworm's qemu 7.2 double-faults 6.12 guests under multi-threaded
@@ -97,7 +98,7 @@ check_host() {
 	say "equivalents of: ${PKGS[*]}"
 	say "and qemu-system-x86 >= 8, a 6.1 and/or 6.12 kernel image with its headers, then"
 	say "run scripts/check (make check would call this script again)."
-	say "The CLI alone needs only a C compiler, make, pkg-config and libmnl: make userland."
+	say "The CLI alone needs only a C compiler, make, pkg-config, libmnl and jansson: make userland."
 	say "FLOWCTL_DEPS_ANY=1 $0 tries the Debian package names anyway."
 	exit 1
 }
@@ -125,24 +126,24 @@ fetch_promtool() {
 	return 1
 }
 
-# iproute2 >= 6.2's dcb, unpacked into the cache and never installed (tc
-# stays the one q_flowctl.so is built for): Debian 12's dcb 6.1 leaves the
-# kernel's ACKs in its socket, so a failed "dcb pfc set" or "dcb ets set"
-# exits 0, and it has no "dcb apptrust". selftests/dcb.sh judges refusals
-# and APP trust with this one (bookworm-backports' iproute2; it links only
-# libc, libmnl and libcap).
+# iproute2 >= 6.2's dcb and tc, unpacked into the cache and never installed
+# (the system's tc stays the one q_flowctl.so is built for): Debian 12's dcb
+# 6.1 leaves the kernel's ACKs in its socket, so a failed "dcb pfc set" or
+# "dcb ets set" exits 0, and it has no "dcb apptrust". selftests/dcb.sh
+# judges refusals and APP trust with this dcb, and selftests/install.sh
+# loads q_flowctl.so into this tc (bookworm-backports' iproute2).
 dcb_new_dir=${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/flowctl/iproute2-bpo
 fetch_dcb_new() {
 	local tmp
-	[ -x "$dcb_new_dir/sbin/dcb" ] && return 0
+	[ -x "$dcb_new_dir/sbin/dcb" ] && [ -x "$dcb_new_dir/sbin/tc" ] && return 0
 	say "fetching a newer dcb (bookworm-backports' iproute2, unpacked into $dcb_new_dir)"
 	tmp=$(mktemp -d)
 	chmod 755 "$tmp"
 	if (cd "$tmp" && apt-get download -q iproute2/bookworm-backports >/dev/null 2>&1) &&
 		dpkg-deb -x "$tmp"/iproute2_*.deb "$tmp/x" &&
 		mkdir -p "$dcb_new_dir/sbin" &&
-		cp "$tmp/x/sbin/dcb" "$dcb_new_dir/sbin/dcb" &&
-		"$dcb_new_dir/sbin/dcb" -V >/dev/null; then
+		cp "$tmp/x/sbin/dcb" "$tmp/x/sbin/tc" "$dcb_new_dir/sbin/" &&
+		"$dcb_new_dir/sbin/dcb" -V >/dev/null && "$dcb_new_dir/sbin/tc" -V >/dev/null; then
 		rm -rf "$tmp"
 		return 0
 	fi
@@ -151,44 +152,90 @@ fetch_dcb_new() {
 	return 1
 }
 
+# The kernels the VM boots, one per release with headers (scripts/kver
+# --list): Debian's image package downloaded and unpacked into the cache
+# with its modules indexed (depmod -b), never installed, so no boot entry
+# is added and the default kernel never changes. An installed image of the
+# same release is used as it is (scripts/kimage).
+kernels_dir=${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/flowctl/kernels
+fetch_kernel() {
+	local rel=$1 d=$kernels_dir/$1 tmp
+	if [ "${FLOWCTL_KERNEL_FROM:-}" != cache ] && [ -r "/boot/vmlinuz-$rel" ] &&
+		[ -d "/lib/modules/$rel/kernel" ]; then
+		return 0
+	fi
+	[ -r "$d/boot/vmlinuz-$rel" ] && [ -e "$d/lib/modules/$rel/modules.dep" ] && return 0
+	say "fetching linux-image-$rel (apt-get download, unpacked into $d; not installed)"
+	tmp=$(mktemp -d "${TMPDIR:-/var/tmp}/flowctl-kernel.XXXXXX")
+	chmod 755 "$tmp"
+	if (cd "$tmp" && apt-get download -q "linux-image-$rel" >/dev/null 2>&1) &&
+		dpkg-deb -x "$tmp"/linux-image-*.deb "$tmp/x"; then
+		# A merged-/usr package has usr/lib/modules.
+		if [ ! -d "$tmp/x/lib/modules/$rel" ] && [ -d "$tmp/x/usr/lib/modules/$rel" ]; then
+			mkdir -p "$tmp/x/lib/modules"
+			mv "$tmp/x/usr/lib/modules/$rel" "$tmp/x/lib/modules/"
+		fi
+		if [ -r "$tmp/x/boot/vmlinuz-$rel" ] && depmod -b "$tmp/x" "$rel" &&
+			mkdir -p "$d" && rm -rf "$d" && mkdir -p "$d" &&
+			mv "$tmp/x/boot" "$d/boot" && mkdir -p "$d/lib/modules" &&
+			mv "$tmp/x/lib/modules/$rel" "$d/lib/modules/"; then
+			rm -rf "$tmp"
+			return 0
+		fi
+	fi
+	rm -rf "$tmp" "$d"
+	say "could not fetch the kernel image (apt-get download linux-image-$rel)"
+	return 1
+}
+
 main() {
-	local missing=() p
+	local missing=() p plan=()
 	check_host
 	for p in "${PKGS[@]}"; do
 		have_pkg "$p" || missing+=("$p")
 	done
 	local have612=0 newqemu=0
-	have_pkg linux-image-6.12-amd64 && have_pkg linux-headers-6.12-amd64 &&
+	have_pkg linux-headers-6.12-amd64 &&
 		ls /usr/src/linux-source-6.12.tar.xz >/dev/null 2>&1 && have612=1
 	qemu_new_enough && newqemu=1
 	if [ ${#missing[@]} -eq 0 ] && [ $have612 -eq 1 ] && [ $newqemu -eq 1 ]; then
 		say "all packages present"
-		fetch_promtool
-		fetch_dcb_new
-		return
+	else
+		need_root
+		# What changes on this host, said before it changes.
+		grep -rqs 'bookworm-backports' /etc/apt/sources.list /etc/apt/sources.list.d/ ||
+			plan+=("add the apt source bookworm-backports (/etc/apt/sources.list.d/flowctl-backports.sources, from the configured mirror)")
+		[ ${#missing[@]} -eq 0 ] || plan+=("install: ${missing[*]}")
+		[ $have612 -eq 1 ] ||
+			plan+=("install the 6.12 kernel headers and source: linux-headers-6.12-amd64 linux-source-6.12")
+		[ $newqemu -eq 1 ] || plan+=("install qemu-system-x86 from bookworm-backports")
+		say "this host will change (no kernel image is installed, no boot entry added):"
+		for p in "${plan[@]}"; do say "  - $p"; done
+		export DEBIAN_FRONTEND=noninteractive
+		add_backports || true
+		say "apt-get update"
+		apt-get update -q >/dev/null
+		if [ ${#missing[@]} -gt 0 ]; then
+			say "installing: ${missing[*]}"
+			apt-get install -y -q --no-install-recommends "${missing[@]}"
+		fi
+		if [ $have612 -eq 0 ]; then
+			# Debian's 6.12 for bookworm (the generic flavour, not rt or
+			# cloud): bookworm-backports carries it, and so may the security suite.
+			say "installing the 6.12 kernel headers and source"
+			apt-get install -y -q --no-install-recommends \
+				linux-headers-6.12-amd64 linux-source-6.12
+		fi
+		if [ $newqemu -eq 0 ]; then
+			say "installing qemu-system-x86 from bookworm-backports (bookworm's 7.2 crashes 6.12 guests under TCG)"
+			apt-get install -y -q --no-install-recommends -t bookworm-backports \
+				qemu-system-x86
+			qemu_new_enough || { say "qemu is still older than $QEMU_MIN"; exit 1; }
+		fi
 	fi
-	need_root
-	export DEBIAN_FRONTEND=noninteractive
-	add_backports || true
-	say "apt-get update"
-	apt-get update -q >/dev/null
-	if [ ${#missing[@]} -gt 0 ]; then
-		say "installing: ${missing[*]}"
-		apt-get install -y -q --no-install-recommends "${missing[@]}"
-	fi
-	if [ $have612 -eq 0 ]; then
-		# Debian's 6.12 meta packages for bookworm (the generic flavour, not rt
-		# or cloud); bookworm-backports carries them, and so may the security suite.
-		say "installing the 6.12 kernel, headers and source"
-		apt-get install -y -q --no-install-recommends \
-			linux-image-6.12-amd64 linux-headers-6.12-amd64 linux-source-6.12
-	fi
-	if [ $newqemu -eq 0 ]; then
-		say "installing qemu-system-x86 from bookworm-backports (bookworm's 7.2 crashes 6.12 guests under TCG)"
-		apt-get install -y -q --no-install-recommends -t bookworm-backports \
-			qemu-system-x86
-		qemu_new_enough || { say "qemu is still older than $QEMU_MIN"; exit 1; }
-	fi
+	for p in $("$(dirname "$0")/kver" --list); do
+		fetch_kernel "$p" || exit 1
+	done
 	fetch_promtool || exit 1
 	fetch_dcb_new || exit 1
 	say "done"
