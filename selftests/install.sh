@@ -13,7 +13,7 @@
 #   |  x0 (flowctl root)   |======|  y0                  |
 #   +----------------------+ veth +----------------------+
 
-ALL_TESTS="dkms_module tc_json tc_newer doctor_plugin mn_custom"
+ALL_TESTS="dkms_module tc_json tc_newer doctor_plugin metrics_unit mn_custom"
 source "$(dirname "$0")/lib.sh"
 
 ROOT=/run/flowctl-installed
@@ -147,6 +147,34 @@ doctor_plugin()
 		(.measured | contains("/nonexistent"))' <<<"$out" >/dev/null
 	check_err $? "no-tc-plugin missing where tc finds no plugin: $(head -c 300 <<<"$out")"
 	log_test "flowctl doctor: no-tc-plugin where tc cannot find q_flowctl.so, and only there"
+}
+
+# The metrics unit's own command (ExecStart, $$ as systemd passes it to the
+# shell), run with TEXTFILE_DIR elsewhere: one complete file, promtool-clean,
+# and no temporary file left.
+metrics_unit()
+{
+	local cmd promtool
+
+	cmd=$(sed -n 's/^ExecStart=//p' "$ROOT/lib/systemd/system/flowctl-metrics.service" | sed 's/\$\$/$/g')
+	[ -n "$cmd" ]
+	check_err $? "no ExecStart in the installed flowctl-metrics.service"
+	mkdir -p "$ROOT/tmp/textfile"
+	ip netns exec "$A" chroot "$ROOT" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+		TEXTFILE_DIR=/tmp/textfile sh -c "exec $cmd"
+	check_err $? "the unit's command failed: $cmd"
+	[ "$(ls -A "$ROOT/tmp/textfile")" = flowctl.prom ]
+	check_err $? "the textfile directory holds $(ls -A "$ROOT/tmp/textfile" | tr '\n' ' ')"
+	[ "$(stat -c %a "$ROOT/tmp/textfile/flowctl.prom")" = 644 ]
+	check_err $? "flowctl.prom is mode $(stat -c %a "$ROOT/tmp/textfile/flowctl.prom")"
+	grep -q '^flowctl_port_info{.*dev="x0"' "$ROOT/tmp/textfile/flowctl.prom"
+	check_err $? "flowctl.prom does not describe x0"
+	promtool=$(command -v promtool || echo "${XDG_CACHE_HOME:-/root/.cache}/flowctl/promtool/usr/bin/promtool")
+	if [ -x "$promtool" ]; then
+		"$promtool" check metrics <"$ROOT/tmp/textfile/flowctl.prom" >/dev/null 2>&1
+		check_err $? "promtool check metrics: $("$promtool" check metrics <"$ROOT/tmp/textfile/flowctl.prom" 2>&1 | head -n 3)"
+	fi
+	log_test "flowctl-metrics.service's command writes flowctl.prom whole, mode 644, promtool-clean"
 }
 
 mn_custom()
