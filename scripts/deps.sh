@@ -14,7 +14,7 @@ PKGS=(
 	mininet bridge-utils iputils-ping
 	rdma-core ibverbs-providers ibverbs-utils perftest
 	nftables lldpad
-	debhelper dh-dkms dh-python lintian
+	debhelper dh-dkms dh-python lintian man-db
 )
 # The 6.12 kernel pair and its source come from bookworm-backports, and so
 # does qemu: bookworm's qemu 7.2 double-faults 6.12 guests under multi-threaded

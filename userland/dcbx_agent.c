@@ -45,7 +45,7 @@ void usage_dcbx(FILE *f)
 		"interval (default 30 s, TTL 4 x interval), reads the partner's, and\n"
 		"prints an event line for each change (-j: JSON lines).\n"
 		"willing on: use the partner's configuration when it is not willing\n"
-		"(both willing: the end with the lower MAC keeps its own); the port's\n"
+		"(both willing: the end with the lower MAC adopts the other's); the port's\n"
 		"own comes back when the partner goes and when the agent stops.\n"
 		"willing off (default): keep the port's own; a partner that is not\n"
 		"willing either and differs is a mismatch.\n");

@@ -30,6 +30,7 @@ suites=(
 	"dcbx state|tests/test_dcbx"
 	"cli|env PYTHON=$PYTHON bash tests/test_cli.sh ./flowctl"
 	"completion|bash tests/test_completion.sh ./flowctl"
+	"synopsis|$PYTHON tests/test_synopsis.py ./flowctl ../Documentation/flowctl.8"
 	"systemd|bash tests/test_systemd.sh ."
 	"tc plugin|bash tests/test_tc_plugin.sh ."
 	"doctor on veth|env PYTHON=$PYTHON bash tests/test_doctor.sh ."
