@@ -245,6 +245,22 @@ int parse_time(const char *arg, uint64_t default_unit_ns, uint64_t max_ns,
 	return 0;
 }
 
+int parse_ms(const char *arg, uint64_t min, uint64_t max, uint64_t *ms)
+{
+	uint64_t ns;
+	int err;
+
+	err = parse_time(arg, 1000000ULL, UINT64_MAX / 2, &ns);
+	if (err)
+		return err;
+	if (ns % 1000000ULL)
+		return -EINVAL;
+	if (ns / 1000000ULL < min || ns / 1000000ULL > max)
+		return -ERANGE;
+	*ms = ns / 1000000ULL;
+	return 0;
+}
+
 int parse_speed(const char *arg, uint32_t *mbps)
 {
 	static const struct unit units[] = {

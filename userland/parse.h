@@ -44,6 +44,11 @@ int parse_rate(const char *arg, uint64_t *bps);
  */
 int parse_time(const char *arg, uint64_t default_unit_ns, uint64_t max_ns,
 	       uint64_t *ns);
+/*
+ * Milliseconds, min..max: a bare number is ms ("200"), or a time with a
+ * unit that comes out in whole ms ("200ms", "1.5s", "500000us").
+ */
+int parse_ms(const char *arg, uint64_t min, uint64_t max, uint64_t *ms);
 /* Link speed to Mb/s: "100M", "2.5G", "10Gb/s", "1000" (Mb/s); >= 1. */
 #define SPEED_MAX_MBPS 10000000u
 int parse_speed(const char *arg, uint32_t *mbps);

@@ -47,6 +47,7 @@ void usage_set(FILE *f)
 		"tx on: send PAUSE when our queues pass xoff (we pause the partner).\n"
 		"tx-storm: our XOFF may hold the partner at most MS (80..8000): then XON,\n"
 		"          and no XOFF again until the charge falls below xon.\n"
+		"MS: milliseconds, or a time with a unit: 200ms, 1.5s\n"
 		"round-trip: the link's round trip in bits (802.1Qbb's delay allowance,\n"
 		"          0..65535): added to the derived headroom.\n"
 		"tunnel-wire on (tc qdisc add only): the vxlan, geneve or gretap device\n"
@@ -106,10 +107,10 @@ static const char *const set_needs[] = {
 	"eight traffic classes like 1,0,2,3,4,5,6,7, or 8021q or numeric",
 	"TC:PERCENT,... summing to 100 (like 0:30,3:50,5:20), or off",
 	"",
-	"off, or the detection time 100..5000 ms",
-	"auto (twice the detection), or 100..60000 ms",
+	"off, or the detection time 100..5000 ms (200, 200ms, 1.5s)",
+	"auto (twice the detection), or 100..60000 ms (400, 400ms, 2s)",
 	"drop, forward or alert",
-	"off, or the longest our XOFF may hold the partner, 80..8000 ms",
+	"off, or the longest our XOFF may hold the partner, 80..8000 ms (500, 500ms, 1s)",
 	"on or off",
 	"bits 0..65535",
 };
@@ -137,20 +138,20 @@ int fc_wd_value(int attr, const char *kw, const char *arg, uint64_t *v)
 			*v = 0;
 			return 0;
 		}
-		err = parse_u64(arg, 100, 5000, v);
+		err = parse_ms(arg, 100, 5000, v);
 		if (err)
 			return bad_value(kw, arg, err,
-					 "off, or the detection time 100..5000 ms");
+					 "off, or the detection time 100..5000 ms (200, 200ms, 1.5s)");
 		return 0;
 	case FLOWCTL_A_DEV_WD_RESTORE_MS:
 		if (matches(arg, "auto")) {
 			*v = 0;
 			return 0;
 		}
-		err = parse_u64(arg, 100, 60000, v);
+		err = parse_ms(arg, 100, 60000, v);
 		if (err)
 			return bad_value(kw, arg, err,
-					 "auto (twice the detection), or 100..60000 ms");
+					 "auto (twice the detection), or 100..60000 ms (400, 400ms, 2s)");
 		return 0;
 	default:	/* FLOWCTL_A_DEV_WD_ACTION */
 		i = word_index(arg, wd_action_words, 3);
@@ -312,10 +313,10 @@ int fc_set_parse(int argc, char **argv, struct fc_set_req *r)
 			if (matches(arg, "off")) {
 				v = 0;
 			} else {
-				err = parse_u64(arg, 80, 8000, &v);
+				err = parse_ms(arg, 80, 8000, &v);
 				if (err)
 					return bad_value(kw, arg, err,
-							 "off, or the longest our XOFF may hold the partner, 80..8000 ms");
+							 "off, or the longest our XOFF may hold the partner, 80..8000 ms (500, 500ms, 1s)");
 			}
 		} else if (matches(kw, "round-trip")) {
 			attr = FLOWCTL_A_DEV_PFC_DELAY;

@@ -173,6 +173,30 @@ static void test_times(void)
 	}
 }
 
+/* Milliseconds as the watchdog and tx-storm take them (100..5000 here). */
+static void test_ms(void)
+{
+	static const struct { const char *s; int err; uint64_t ms; } t[] = {
+		{ "200", 0, 200 }, { "200ms", 0, 200 }, { "1.5s", 0, 1500 },
+		{ "0.2s", 0, 200 }, { "500000us", 0, 500 }, { "5000", 0, 5000 },
+		{ "200us", -EINVAL, 0 },	/* not whole ms */
+		{ "100.5ms", -EINVAL, 0 }, { "99ms", -ERANGE, 0 },
+		{ "6s", -ERANGE, 0 }, { "2h", -EINVAL, 0 }, { "", -EINVAL, 0 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		uint64_t v = 0;
+		int err = parse_ms(t[i].s, 100, 5000, &v);
+
+		if (t[i].err)
+			ktap_ok(err == t[i].err, "ms: \"%s\" refused (%d)", t[i].s, err);
+		else
+			ktap_ok(!err && v == t[i].ms, "ms: \"%s\" = %llu ms (got %llu)",
+				t[i].s, (unsigned long long)t[i].ms, (unsigned long long)v);
+	}
+}
+
 static void test_speeds(void)
 {
 	static const struct { const char *s; int err; uint32_t mbps; } t[] = {
@@ -586,6 +610,7 @@ int main(void)
 	test_on_off();
 	test_rates();
 	test_times();
+	test_ms();
 	test_speeds();
 	test_bytes();
 	test_prio_lists();
