@@ -276,7 +276,7 @@ static void print_config(const struct fc_dev *d, enum output_type t)
 				     act < 3 ? actions[act] : "?");
 		/* Text names it only when on: most ports have none. */
 		if ((t & PRINT_FP) && det)
-			print_text(" watchdog %llums restoration %llums action %s",
+			print_text(" watchdog %llums wd-restoration %llums wd-action %s",
 				   (unsigned long long)det,
 				   (unsigned long long)(res ? res : 2 * det),
 				   act < 3 ? actions[act] : "?");
