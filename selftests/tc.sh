@@ -13,7 +13,7 @@
 #   +----------+        +----------+
 
 ALL_TESTS="add_with_options watchdog_options change_and_replace refused show_stats
-	   watchdog_xstats classes no_plugin"
+	   watchdog_xstats classes output_goes_back_in no_plugin"
 source "$(dirname "$0")/lib.sh"
 require_cmd jq tc
 
@@ -275,6 +275,53 @@ classes()
 	echo "$msg" | grep -q "flowctl's bands take no child qdisc"
 	check_err $? "grafting under $h1: '$msg'"
 	log_test "the bands as tc classes: tc -s class show gives each priority's counters"
+}
+
+# cfg NS DEV: the configuration as flowctl -j show gives it (set's keys)
+cfg()
+{
+	fc "$1" -j show dev "$2" | jq -c '.[0] | [.mode, .rx, .tx, .pfc_prios, .trust,
+		.speed_config_mbps, .rate_bps, .limit_bytes, .xoff_bytes, .xon_bytes, .quanta,
+		.prio_tc, .tc_bw, .wd_detect_ms, .wd_restore_ms, .wd_action, .tx_storm_ms,
+		.round_trip_bits, ([.prio[] | [.xoff_bytes, .xon_bytes]])]'
+}
+
+# What show and tc -d print, every setting given, goes back in unchanged:
+# flowctl set takes show's first line, tc qdisc change takes tc -d's options.
+output_goes_back_in()
+{
+	local want line o
+
+	topology || { check_err 1 "setup failed"; log_test "output goes back in"; return; }
+	tcp "$A" qdisc add dev a0 root flowctl
+	fc "$A" set dev a0 mode pfc rx on tx on pfc-prios 3,4 trust dscp speed 10G \
+		rate 1gbit limit 2m xoff 256k xon 128k quanta 30000 prio-tc numeric \
+		ets 0:20,3:50,4:30 watchdog 300ms wd-restoration 1s wd-action forward \
+		tx-storm 500ms round-trip 4096
+	check_err $? "flowctl set with every setting"
+	want=$(cfg "$A" a0)
+	line=$(fc "$A" show dev a0 | head -n 1 | sed 's/^a0: //')
+	log_info "show: $line"
+	tcp "$A" qdisc replace dev a0 root pfifo_fast
+	tcp "$A" qdisc add dev a0 root flowctl
+	# shellcheck disable=SC2086 # the words of the line
+	fc "$A" set dev a0 $line
+	check_err $? "flowctl set refused show's first line: $line"
+	check_eq "$(cfg "$A" a0)" "$want" "the configuration after set of show's line"
+	o=$(tcp "$A" -d qdisc show dev a0 |
+		sed -n 's/^qdisc flowctl [0-9a-f]*: root \(refcnt [0-9]* \)\{0,1\}//p')
+	log_info "tc -d: $o"
+	fc "$A" set dev a0 mode pause rx off tx off pfc-prios none trust pcp speed auto \
+		rate off limit 1m xoff 0 xon 0 quanta 65535 prio-tc 8021q ets off \
+		watchdog off tx-storm off round-trip 0
+	check_err $? "flowctl set back to other values"
+	[ "$(cfg "$A" a0)" != "$want" ]
+	check_err $? "the reset changed nothing: the change below would prove nothing"
+	# shellcheck disable=SC2086 # the words of the options
+	tcp "$A" qdisc change dev a0 root flowctl $o
+	check_err $? "tc qdisc change refused tc -d's options: $o"
+	check_eq "$(cfg "$A" a0)" "$want" "the configuration after tc qdisc change with tc -d's options"
+	log_test "show's first line and tc -d's options go back in: set and tc qdisc change take them unchanged"
 }
 
 no_plugin()

@@ -171,36 +171,23 @@ static void print_config(const struct fc_dev *d, enum output_type t)
 			       (unsigned int)d->v[FLOWCTL_A_DEV_PFC_PRIOS]);
 	dev_enum(d, FLOWCTL_A_DEV_TRUST, t, "trust", " trust %s", fc_trust_name);
 
-	if (FC_HAS(d->have, FLOWCTL_A_DEV_SPEED_MBPS)) {
-		v = d->v[FLOWCTL_A_DEV_SPEED_MBPS];
-		if (v)
-			print_u64_as(t, "speed_mbps", " speed %s", v,
-				     fmt_speed(buf, sizeof(buf), v));
-		else
-			print_u64_as(t, "speed_mbps", " speed %s", v,
-				     "none (no pause: unknown speed or half duplex)");
-	}
+	/* JSON: the speed in force, its source and the configured one. Text:
+	 * the configured one, as set takes it (the one in force: "in force").
+	 */
+	dev_u64(d, FLOWCTL_A_DEV_SPEED_MBPS, t & PRINT_JSON, "speed_mbps", NULL);
 	if (FC_HAS(d->have, FLOWCTL_A_DEV_SPEED_SOURCE)) {
 		const char *s = fc_speed_source_name(d->v[FLOWCTL_A_DEV_SPEED_SOURCE]);
 
-		/* In text, "none" is already said by "speed none (...)". */
-		if (!s)
-			print_u64(t, "speed_source", " (from %s)",
-				  d->v[FLOWCTL_A_DEV_SPEED_SOURCE]);
-		else if (strcmp(s, "none"))
-			print_string(t, "speed_source", " (%s)", s);
-		else
+		if (s)
 			print_string(t & PRINT_JSON, "speed_source", NULL, s);
+		else
+			print_u64(t & PRINT_JSON, "speed_source", NULL,
+				  d->v[FLOWCTL_A_DEV_SPEED_SOURCE]);
 	}
 	if (FC_HAS(d->have, FLOWCTL_A_DEV_SPEED)) {
 		v = d->v[FLOWCTL_A_DEV_SPEED];
-		/* Text: only when it is set yet something else wins. */
-		if (v && (!FC_HAS(d->have, FLOWCTL_A_DEV_SPEED_SOURCE) ||
-			  d->v[FLOWCTL_A_DEV_SPEED_SOURCE] != FLOWCTL_SPEED_SRC_CONFIG))
-			print_u64_as(t, "speed_config_mbps", " speed-config %s", v,
-				     fmt_speed(buf, sizeof(buf), v));
-		else
-			print_u64(t & PRINT_JSON, "speed_config_mbps", NULL, v);
+		print_u64_as(t, "speed_config_mbps", " speed %s", v,
+			     v ? fmt_speed(buf, sizeof(buf), v) : "auto");
 	}
 	if (FC_HAS(d->have, FLOWCTL_A_DEV_RATE)) {
 		v = d->v[FLOWCTL_A_DEV_RATE];
@@ -210,23 +197,15 @@ static void print_config(const struct fc_dev *d, enum output_type t)
 	dev_u64(d, FLOWCTL_A_DEV_LIMIT, t, "limit_bytes", " limit %sB");
 	dev_u64(d, FLOWCTL_A_DEV_XOFF, t, "xoff_bytes", " xoff %sB");
 	dev_u64(d, FLOWCTL_A_DEV_XON, t, "xon_bytes", " xon %sB");
-	dev_u64(d, FLOWCTL_A_DEV_HEADROOM, t, "headroom_bytes", " headroom %sB");
+	dev_u64(d, FLOWCTL_A_DEV_HEADROOM, t & PRINT_JSON, "headroom_bytes", NULL);
 	dev_u64(d, FLOWCTL_A_DEV_QUANTA, t, "quanta", " quanta %s");
 	/* Quanta are a time only at a speed: the partner's may differ. */
 	if (FC_HAS(d->have, FLOWCTL_A_DEV_QUANTA) &&
 	    FC_HAS(d->have, FLOWCTL_A_DEV_SPEED_MBPS) &&
-	    d->v[FLOWCTL_A_DEV_SPEED_MBPS]) {
-		uint64_t ns = mc_quanta_to_ns((mc_u32)d->v[FLOWCTL_A_DEV_QUANTA],
-					      (mc_u32)d->v[FLOWCTL_A_DEV_SPEED_MBPS]);
-		char tb[32], sb[32];
-
-		print_u64(t & PRINT_JSON, "quanta_ns", NULL, ns);
-		if (t & PRINT_FP) {
-			fmt_ns(tb, sizeof(tb), ns, false);
-			fmt_speed(sb, sizeof(sb), d->v[FLOWCTL_A_DEV_SPEED_MBPS]);
-			print_text(" (%s at %s)", tb, sb);
-		}
-	}
+	    d->v[FLOWCTL_A_DEV_SPEED_MBPS])
+		print_u64(t & PRINT_JSON, "quanta_ns", NULL,
+			  mc_quanta_to_ns((mc_u32)d->v[FLOWCTL_A_DEV_QUANTA],
+					  (mc_u32)d->v[FLOWCTL_A_DEV_SPEED_MBPS]));
 	if (FC_HAS(d->have, FLOWCTL_A_DEV_PRIO_TC)) {
 		size_t n = 0;
 
@@ -275,11 +254,14 @@ static void print_config(const struct fc_dev *d, enum output_type t)
 			print_string(t & PRINT_JSON, "wd_action", NULL,
 				     act < 3 ? actions[act] : "?");
 		/* Text names it only when on: most ports have none. */
-		if ((t & PRINT_FP) && det)
-			print_text(" watchdog %llums wd-restoration %llums wd-action %s",
-				   (unsigned long long)det,
-				   (unsigned long long)(res ? res : 2 * det),
-				   act < 3 ? actions[act] : "?");
+		if ((t & PRINT_FP) && det) {
+			print_text(" watchdog %llums", (unsigned long long)det);
+			if (res)
+				print_text(" wd-restoration %llums", (unsigned long long)res);
+			else
+				print_text(" wd-restoration auto");
+			print_text(" wd-action %s", act < 3 ? actions[act] : "?");
+		}
 	}
 	if (FC_HAS(d->have, FLOWCTL_A_DEV_PARTNER_MAC)) {
 		char mac[18];
@@ -299,8 +281,6 @@ static void print_config(const struct fc_dev *d, enum output_type t)
 		bool on = d->v[FLOWCTL_A_DEV_TUNNEL_WIRE];
 
 		print_bool(t & PRINT_JSON, "tunnel_wire", NULL, on);
-		if ((t & PRINT_FP) && on)
-			print_text(" tunnel-wire on");
 	}
 	if (FC_HAS(d->have, FLOWCTL_A_DEV_PFC_DELAY)) {
 		uint64_t bits = d->v[FLOWCTL_A_DEV_PFC_DELAY];
@@ -310,8 +290,8 @@ static void print_config(const struct fc_dev *d, enum output_type t)
 		if ((t & PRINT_FP) && bits)
 			print_text(" round-trip %llu", (unsigned long long)bits);
 	}
-	if (FC_HAS(d->have, FLOWCTL_A_DEV_DSCP_PRIOS) && t)
-		print_dscp_prios(d, t);
+	if (FC_HAS(d->have, FLOWCTL_A_DEV_DSCP_PRIOS) && (t & PRINT_JSON))
+		print_dscp_prios(d, PRINT_JSON);
 	if (FC_HAS(d->have, FLOWCTL_A_DEV_DOORS) && (t & PRINT_JSON)) {
 		uint64_t doors = d->v[FLOWCTL_A_DEV_DOORS];
 
@@ -321,6 +301,68 @@ static void print_config(const struct fc_dev *d, enum output_type t)
 		print_bool(PRINT_JSON, "dcb", NULL, doors & FLOWCTL_DOOR_DCB);
 		close_json_object();
 	}
+}
+
+/*
+ * Text: what is in force beside the configuration, on a line of its own so
+ * that the first line is set's words alone: the speed and where it comes
+ * from, the headroom, how long the quanta last, what tc qdisc add set
+ * (tunnel-wire) and the DSCP map dcb app sets.
+ */
+static void print_in_force(const struct fc_dev *d)
+{
+	char buf[FMT_LEN];
+	bool any = false;
+
+	if (FC_HAS(d->have, FLOWCTL_A_DEV_SPEED_MBPS)) {
+		uint64_t v = d->v[FLOWCTL_A_DEV_SPEED_MBPS];
+		const char *s = FC_HAS(d->have, FLOWCTL_A_DEV_SPEED_SOURCE) ?
+				fc_speed_source_name(d->v[FLOWCTL_A_DEV_SPEED_SOURCE]) : NULL;
+
+		print_text("  in force: speed %s",
+			   v ? fmt_speed(buf, sizeof(buf), v) :
+			       "none (no pause: unknown speed or half duplex)");
+		if (v && s)
+			print_text(" (%s)", s);
+		any = true;
+	}
+	if (FC_HAS(d->have, FLOWCTL_A_DEV_HEADROOM)) {
+		print_text("%s headroom %lluB", any ? "" : "  in force:",
+			   (unsigned long long)d->v[FLOWCTL_A_DEV_HEADROOM]);
+		any = true;
+	}
+	if (FC_HAS(d->have, FLOWCTL_A_DEV_QUANTA) &&
+	    FC_HAS(d->have, FLOWCTL_A_DEV_SPEED_MBPS) &&
+	    d->v[FLOWCTL_A_DEV_SPEED_MBPS]) {
+		char tb[32];
+
+		fmt_ns(tb, sizeof(tb),
+		       mc_quanta_to_ns((mc_u32)d->v[FLOWCTL_A_DEV_QUANTA],
+				       (mc_u32)d->v[FLOWCTL_A_DEV_SPEED_MBPS]), false);
+		print_text("%s quanta last %s at %s", any ? "" : "  in force:", tb,
+			   fmt_speed(buf, sizeof(buf), d->v[FLOWCTL_A_DEV_SPEED_MBPS]));
+		any = true;
+	}
+	if (FC_HAS(d->have, FLOWCTL_A_DEV_TUNNEL_WIRE) &&
+	    d->v[FLOWCTL_A_DEV_TUNNEL_WIRE]) {
+		print_text("%s tunnel-wire on", any ? "" : "  in force:");
+		any = true;
+	}
+	if (FC_HAS(d->have, FLOWCTL_A_DEV_DSCP_PRIOS)) {
+		unsigned int i;
+
+		for (i = 0; i < 64; i++)
+			if (d->dscp_prios[i])
+				break;
+		if (i < 64) {
+			if (!any)
+				print_text("  in force:");
+			print_dscp_prios(d, PRINT_FP);
+			any = true;
+		}
+	}
+	if (any)
+		print_text("\n");
 }
 
 static void print_port_counters(const struct fc_dev *d, enum output_type t)
@@ -605,6 +647,8 @@ void fc_print_dev(const struct fc_dev *d, unsigned int what)
 	}
 	print_config(d, cf);
 	print_nl();
+	if ((cf & PRINT_FP) && !is_json())
+		print_in_force(d);
 
 	if (what & FC_SHOW_COUNTERS)
 		print_port_counters(d, PRINT_ANY);

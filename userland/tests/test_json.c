@@ -17,6 +17,8 @@
 #include "send.h"
 #include "dcbx_agent.h"
 #include "show.h"
+#include "set.h"
+#include "flowctl.h"
 #include "waitfor.h"
 #include "doctor.h"
 
@@ -113,6 +115,54 @@ static void save(const char *dir, const char *name, const char *text)
 	fclose(f);
 }
 
+/*
+ * Show's config line goes back in: its words, given to set's parser as
+ * they are, ask for exactly the configuration they were printed from.
+ */
+static void test_round_trip(const char *t)
+{
+	static const int attrs[] = {
+		FLOWCTL_A_DEV_MODE, FLOWCTL_A_DEV_RX, FLOWCTL_A_DEV_TX,
+		FLOWCTL_A_DEV_PFC_PRIOS, FLOWCTL_A_DEV_TRUST, FLOWCTL_A_DEV_SPEED,
+		FLOWCTL_A_DEV_RATE, FLOWCTL_A_DEV_LIMIT, FLOWCTL_A_DEV_XOFF,
+		FLOWCTL_A_DEV_XON, FLOWCTL_A_DEV_QUANTA, FLOWCTL_A_DEV_PRIO_TC,
+		FLOWCTL_A_DEV_TC_BW, FLOWCTL_A_DEV_WD_DETECT_MS,
+		FLOWCTL_A_DEV_WD_RESTORE_MS, FLOWCTL_A_DEV_WD_ACTION,
+		FLOWCTL_A_DEV_TX_STORM_MS, FLOWCTL_A_DEV_PFC_DELAY,
+	};
+	const struct fc_dev *d = &devs.dev[1];	/* veth0, after the sort */
+	const char *p = strstr(t, "veth0: ");
+	char line[1024], *argv[128], *save = NULL, *w;
+	struct fc_set_req r;
+	int argc = 0, rc, bad = -1;
+	size_t i, n;
+
+	ktap_ok(p != NULL, "round trip: veth0's config line");
+	if (!p)
+		return;
+	p += strlen("veth0: ");
+	n = strcspn(p, "\n");
+	snprintf(line, sizeof(line), "%.*s", (int)n, p);
+	argv[argc++] = "dev";
+	argv[argc++] = "veth0";
+	for (w = strtok_r(line, " ", &save); w && argc < 127; w = strtok_r(NULL, " ", &save))
+		argv[argc++] = w;
+	rc = fc_set_parse(argc, argv, &r);
+	ktap_ok(rc == EXIT_OK, "round trip: set's parser takes show's line as it is (%d words)", argc);
+	for (i = 0; i < sizeof(attrs) / sizeof(attrs[0]); i++) {
+		int a = attrs[i];
+
+		if (!FC_HAS(d->have, a))
+			continue;
+		if (!(r.have & (1ULL << a)) || r.v[a] != d->v[a]) {
+			bad = a;
+			break;
+		}
+	}
+	ktap_ok(rc == EXIT_OK && bad < 0,
+		"round trip: every setting comes back with its value (first off: attribute %d)", bad);
+}
+
 static void test_text(void)
 {
 	char *t = render(false, false, FC_SHOW_CONFIG | FC_SHOW_STATE, &devs);
@@ -128,8 +178,15 @@ static void test_text(void)
 			printf("#   %s\n", line);
 		free(copy);
 	}
-	ktap_ok(strstr(t, "veth0: mode pfc rx on tx off pfc-prios 3,4 trust pcp speed 100Mb/s (config)") != NULL,
-		"text: the config line reads like the set command");
+	ktap_ok(strstr(t, "veth0: mode pfc rx on tx off pfc-prios 3,4 trust pcp speed 100Mb/s rate off "
+			  "limit 1000000B xoff 60000B xon 30000B quanta 65535 prio-tc 1,0,2,3,4,5,6,7 "
+			  "ets 0:30,3:50,5:20 watchdog 200ms wd-restoration auto wd-action drop "
+			  "tx-storm 500ms round-trip 4096\n") != NULL,
+		"text: the config line is set's words alone");
+	ktap_ok(strstr(t, "\n  in force: speed 100Mb/s (config) headroom 20000B "
+			  "quanta last 335.5 ms at 100Mb/s dscp-prio 26:3 48:6\n") != NULL,
+		"text: what is in force (speed, headroom, the quanta's time, the DSCP map) on its own line");
+	test_round_trip(t);
 	ktap_ok(strstr(t, "quanta 65535") && strstr(t, "xoff 60000B xon 30000B"),
 		"text: thresholds and quanta");
 	ktap_ok(strstr(t, "prio 3: paused by the partner for 2 ms, 12.35 ms left") != NULL,
@@ -137,7 +194,7 @@ static void test_text(void)
 	ktap_ok(strstr(t, "prio 4: pausing the partner (XOFF sent)") != NULL,
 		"text: a priority in XOFF says we pause the partner");
 	ktap_ok(strstr(t, "prio 0: running") != NULL, "text: an idle priority runs");
-	ktap_ok(strstr(t, "eth1: mode pause speed none (no pause: unknown speed or half duplex)") != NULL,
+	ktap_ok(strstr(t, "eth1: mode pause\n  in force: speed none (no pause: unknown speed or half duplex)\n") != NULL,
 		"text: a sparse port prints only what it has");
 	ktap_ok(!strstr(t, "received:") && !strstr(t, "rx_pause"),
 		"text: no counters without -s");
