@@ -167,7 +167,7 @@ metrics_unit()
 	check_err $? "the textfile directory holds $(ls -A "$ROOT/tmp/textfile" | tr '\n' ' ')"
 	[ "$(stat -c %a "$ROOT/tmp/textfile/flowctl.prom")" = 644 ]
 	check_err $? "flowctl.prom is mode $(stat -c %a "$ROOT/tmp/textfile/flowctl.prom")"
-	grep -q '^flowctl_port_info{.*dev="x0"' "$ROOT/tmp/textfile/flowctl.prom"
+	grep -q '^flowctl_port_info{device="x0"' "$ROOT/tmp/textfile/flowctl.prom"
 	check_err $? "flowctl.prom does not describe x0"
 	promtool=$(command -v promtool || echo "${XDG_CACHE_HOME:-/root/.cache}/flowctl/promtool/usr/bin/promtool")
 	if [ -x "$promtool" ]; then

@@ -606,18 +606,18 @@ metrics_promtool()
 	s=$(fc "$A" -j -s show dev a0)
 	echo "$m" | "$pt" check metrics
 	check_err $? "promtool check metrics refused flowctl metrics"
-	echo "$m" | grep -qx 'flowctl_pfc_frames_total{dev="a0",dir="rx"} 5'
+	echo "$m" | grep -qx 'flowctl_pfc_frames_total{device="a0",dir="rx"} 5'
 	check_err $? "flowctl_pfc_frames_total rx is not 5"
-	echo "$m" | grep -qx 'flowctl_prio_pfc_frames_total{dev="a0",prio="3",dir="rx"} 5'
+	echo "$m" | grep -qx 'flowctl_prio_pfc_frames_total{device="a0",prio="3",dir="rx"} 5'
 	check_err $? "priority 3's PFC frames received is not 5"
-	echo "$m" | grep -qx 'flowctl_paused{dev="a0",prio="3"} 1'
+	echo "$m" | grep -qx 'flowctl_paused{device="a0",prio="3"} 1'
 	check_err $? "priority 3 not paused in the metrics"
-	echo "$m" | grep -qx 'flowctl_paused{dev="a0",prio="0"} 0'
+	echo "$m" | grep -qx 'flowctl_paused{device="a0",prio="0"} 0'
 	check_err $? "priority 0 paused in the metrics"
-	check_eq "$(echo "$m" | grep -c '^flowctl_drops_total{dev="a0",')" 8 "priorities with a drops sample"
-	check_eq "$(echo "$m" | sed -n 's/^flowctl_rx_ignored_frames_total{dev="a0"} //p')" \
+	check_eq "$(echo "$m" | grep -c '^flowctl_drops_total{device="a0",')" 8 "priorities with a drops sample"
+	check_eq "$(echo "$m" | sed -n 's/^flowctl_ignored_frames_total{device="a0",dir="rx"} //p')" \
 		"$(echo "$s" | jq '.[0].stats.rx_ignored')" "rx_ignored: metrics vs show"
-	echo "$m" | grep -q 'flowctl_port_info{dev="a0",mode="pfc",rx="on",'
+	echo "$m" | grep -q 'flowctl_port_info{device="a0",mode="pfc",rx="on",'
 	check_err $? "flowctl_port_info does not carry mode pfc, rx on"
 	fc "$A" metrics dev nosuch0 >/dev/null 2>&1
 	check_eq $? 1 "flowctl metrics dev nosuch0: exit status"

@@ -187,9 +187,9 @@ watchdog_cli()
 	check_eq "$(jq -r '.[0].prios | length' <<<"$j")" 8 "flowctl -j watchdog: all eight priorities"
 	fc "$A" watchdog dev a0 | grep -Eq '^  3 +stormed +1 '
 	check_err $? "flowctl watchdog's text does not show priority 3 stormed: $(fc "$A" watchdog dev a0)"
-	fc "$A" metrics dev a0 | grep -qx 'flowctl_watchdog_stormed{dev="a0",prio="3"} 1'
+	fc "$A" metrics dev a0 | grep -qx 'flowctl_watchdog_stormed{device="a0",prio="3"} 1'
 	check_err $? "metrics: flowctl_watchdog_stormed of priority 3 is not 1"
-	fc "$A" metrics dev a0 | grep -qx 'flowctl_watchdog_detection_seconds{dev="a0"} 0.300'
+	fc "$A" metrics dev a0 | grep -qx 'flowctl_watchdog_detection_seconds{device="a0"} 0.300'
 	check_err $? "metrics: flowctl_watchdog_detection_seconds"
 	# A bad word changes nothing.
 	fc "$A" watchdog dev a0 detection 50 2>/dev/null

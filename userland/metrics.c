@@ -16,6 +16,7 @@
 
 #include "flowctl.h"
 #include "metrics.h"
+#include "fmt.h"
 #include "show.h"
 
 enum fc_scope { FC_M_DEV, FC_M_STAT, FC_M_PRIO };
@@ -31,9 +32,11 @@ struct fc_metric {
 	unsigned int div;		/* printed as value / div: 10^9 (ns
 					 * to s), 1000 (ms to s) or 8 (bit
 					 * to byte) */
+	unsigned int mul;		/* or value * mul: 125000 (Mb/s to
+					 * bytes/s) */
 };
 
-#define M(n, t, h, s, a, d) { n, t, h, s, a, d, 1 }
+#define M(n, t, h, s, a, d) { n, t, h, s, a, d, 1, 1 }
 
 static const struct fc_metric fc_metrics[] = {
 	M("flowctl_pause_frames_total", "counter",
@@ -51,27 +54,27 @@ static const struct fc_metric fc_metrics[] = {
 	  FC_M_STAT, FLOWCTL_A_STATS_RX_PFC, "rx"),
 	M("flowctl_pfc_frames_total", "counter", NULL,
 	  FC_M_STAT, FLOWCTL_A_STATS_TX_PFC, "tx"),
-	M("flowctl_rx_ignored_frames_total", "counter",
+	M("flowctl_ignored_frames_total", "counter",
 	  "Valid PAUSE/PFC frames received that the mode, rx off or a missing link speed made the port ignore.",
-	  FC_M_STAT, FLOWCTL_A_STATS_RX_IGNORED, NULL),
-	M("flowctl_rx_malformed_frames_total", "counter",
+	  FC_M_STAT, FLOWCTL_A_STATS_RX_IGNORED, "rx"),
+	M("flowctl_malformed_frames_total", "counter",
 	  "MAC Control frames received that were malformed (length, destination, tag).",
-	  FC_M_STAT, FLOWCTL_A_STATS_RX_MALFORMED, NULL),
-	M("flowctl_rx_unsupported_frames_total", "counter",
+	  FC_M_STAT, FLOWCTL_A_STATS_RX_MALFORMED, "rx"),
+	M("flowctl_unsupported_frames_total", "counter",
 	  "MAC Control frames received with an opcode other than PAUSE or PFC.",
-	  FC_M_STAT, FLOWCTL_A_STATS_RX_UNSUPPORTED, NULL),
+	  FC_M_STAT, FLOWCTL_A_STATS_RX_UNSUPPORTED, "rx"),
 	M("flowctl_partner_ignored_frames_total", "counter",
 	  "Frames that arrived from the partner past the headroom our XOFF in force left: the partner does not honor our PAUSE/PFC.",
 	  FC_M_STAT, FLOWCTL_A_STATS_PARTNER_IGNORED, NULL),
 	M("flowctl_events_suppressed_total", "counter",
 	  "Pause events not reported on the netlink events group (rate bound).",
 	  FC_M_STAT, FLOWCTL_A_STATS_EVENTS_SUPPRESSED, NULL),
-	M("flowctl_speed_mbps", "gauge",
-	  "The link speed in Mb/s that converts pause quanta to time (0: none usable).",
-	  FC_M_DEV, FLOWCTL_A_DEV_SPEED_MBPS, NULL),
+	{ "flowctl_speed_bytes", "gauge",
+	  "The link speed in bytes per second that converts pause quanta to time, as node_network_speed_bytes (0: none usable).",
+	  FC_M_DEV, FLOWCTL_A_DEV_SPEED_MBPS, NULL, 1, 125000 },
 	{ "flowctl_rate_bytes_per_second", "gauge",
 	  "The port's shaper rate (0: off).",
-	  FC_M_DEV, FLOWCTL_A_DEV_RATE, NULL, 8 },
+	  FC_M_DEV, FLOWCTL_A_DEV_RATE, NULL, 8, 1 },
 	M("flowctl_band_limit_bytes", "gauge",
 	  "The byte limit of each band.",
 	  FC_M_DEV, FLOWCTL_A_DEV_LIMIT, NULL),
@@ -83,7 +86,7 @@ static const struct fc_metric fc_metrics[] = {
 	  FC_M_PRIO, FLOWCTL_A_PRIO_PAUSED, NULL),
 	{ "flowctl_paused_seconds_total", "counter",
 	  "Time this priority's band was held by the partner's PAUSE/PFC.",
-	  FC_M_PRIO, FLOWCTL_A_PRIO_PAUSED_NS_TOTAL, NULL, 1000000000 },
+	  FC_M_PRIO, FLOWCTL_A_PRIO_PAUSED_NS_TOTAL, NULL, 1000000000, 1 },
 	M("flowctl_pause_episodes_total", "counter",
 	  "Pauses of this priority (a refresh in force does not start one).",
 	  FC_M_PRIO, FLOWCTL_A_PRIO_PAUSE_EPISODES, NULL),
@@ -97,12 +100,12 @@ static const struct fc_metric fc_metrics[] = {
 	  FC_M_PRIO, FLOWCTL_A_PRIO_RX_PFC_XON, "rx"),
 	M("flowctl_prio_pfc_xon_frames_total", "counter", NULL,
 	  FC_M_PRIO, FLOWCTL_A_PRIO_TX_PFC_XON, "tx"),
-	M("flowctl_tx_packets_total", "counter",
-	  "Packets this priority's band sent.",
-	  FC_M_PRIO, FLOWCTL_A_PRIO_TX_PACKETS, NULL),
-	M("flowctl_tx_bytes_total", "counter",
-	  "Bytes this priority's band sent.",
-	  FC_M_PRIO, FLOWCTL_A_PRIO_TX_BYTES, NULL),
+	M("flowctl_packets_total", "counter",
+	  "Packets this priority's band sent (tx).",
+	  FC_M_PRIO, FLOWCTL_A_PRIO_TX_PACKETS, "tx"),
+	M("flowctl_bytes_total", "counter",
+	  "Bytes this priority's band sent (tx).",
+	  FC_M_PRIO, FLOWCTL_A_PRIO_TX_BYTES, "tx"),
 	M("flowctl_drops_total", "counter",
 	  "Packets this priority's band tail-dropped at its limit.",
 	  FC_M_PRIO, FLOWCTL_A_PRIO_DROPS, NULL),
@@ -127,21 +130,21 @@ static const struct fc_metric fc_metrics[] = {
 	M("flowctl_prio_partner_ignored_frames_total", "counter",
 	  "Frames of this priority that arrived past the headroom of our XOFF in force.",
 	  FC_M_PRIO, FLOWCTL_A_PRIO_PARTNER_IGNORED, NULL),
-	{ "flowctl_tx_storm_limit_seconds", "gauge",
-	  "The pause-storm guard's limit: the longest our XOFF may hold the partner (0: off).",
-	  FC_M_DEV, FLOWCTL_A_DEV_TX_STORM_MS, NULL, 1000 },
-	M("flowctl_tx_pause_storm_warning_events_total", "counter",
+	{ "flowctl_pause_storm_limit_seconds", "gauge",
+	  "The pause-storm guard's limit: the longest our XOFF may hold the partner (tx; 0: off).",
+	  FC_M_DEV, FLOWCTL_A_DEV_TX_STORM_MS, "tx", 1000, 1 },
+	M("flowctl_pause_storm_warning_events_total", "counter",
 	  "Our XOFF held the partner for 85% of the pause-storm guard's limit.",
-	  FC_M_STAT, FLOWCTL_A_STATS_TX_STORM_WARNING, NULL),
-	M("flowctl_tx_pause_storm_error_events_total", "counter",
+	  FC_M_STAT, FLOWCTL_A_STATS_TX_STORM_WARNING, "tx"),
+	M("flowctl_pause_storm_error_events_total", "counter",
 	  "Our XOFF reached the pause-storm guard's limit: XON sent, no XOFF until the charge fell below XON.",
-	  FC_M_STAT, FLOWCTL_A_STATS_TX_STORM_ERROR, NULL),
-	M("flowctl_tx_xoff_short_events_total", "counter",
+	  FC_M_STAT, FLOWCTL_A_STATS_TX_STORM_ERROR, "tx"),
+	M("flowctl_xoff_short_events_total", "counter",
 	  "Speed changes under tx on that left our XOFF shorter than its refresh, or left no speed.",
-	  FC_M_STAT, FLOWCTL_A_STATS_TX_XOFF_SHORT, NULL),
+	  FC_M_STAT, FLOWCTL_A_STATS_TX_XOFF_SHORT, "tx"),
 	{ "flowctl_watchdog_detection_seconds", "gauge",
 	  "The PFC watchdog's detection time (0: the watchdog is off).",
-	  FC_M_DEV, FLOWCTL_A_DEV_WD_DETECT_MS, NULL, 1000 },
+	  FC_M_DEV, FLOWCTL_A_DEV_WD_DETECT_MS, NULL, 1000, 1 },
 	M("flowctl_watchdog_stormed", "gauge",
 	  "1 while the PFC watchdog holds this priority stormed (its partner kept it paused with packets waiting).",
 	  FC_M_PRIO, FLOWCTL_A_PRIO_WD_STATE, NULL),
@@ -161,7 +164,7 @@ static const struct fc_metric fc_metrics[] = {
 	  FC_M_PRIO, FLOWCTL_A_PRIO_WD_TX_FORWARD, NULL),
 	{ "flowctl_watchdog_stormed_seconds_total", "counter",
 	  "Time this priority spent stormed.",
-	  FC_M_PRIO, FLOWCTL_A_PRIO_WD_STORMED_NS_TOTAL, NULL, 1000000000 },
+	  FC_M_PRIO, FLOWCTL_A_PRIO_WD_STORMED_NS_TOTAL, NULL, 1000000000, 1 },
 };
 
 /* A label value with \, " and newline escaped, as the format requires. */
@@ -181,7 +184,7 @@ static void put_label(FILE *f, const char *v)
 static void put_sample(FILE *f, const struct fc_metric *m,
 		       const struct fc_dev *d, int prio, uint64_t v)
 {
-	fprintf(f, "%s{dev=\"", m->name);
+	fprintf(f, "%s{device=\"", m->name);
 	put_label(f, d->ifname);
 	fputc('"', f);
 	if (prio >= 0)
@@ -196,7 +199,7 @@ static void put_sample(FILE *f, const struct fc_metric *m,
 	else if (m->div == 1000)
 		fprintf(f, "} %" PRIu64 ".%03" PRIu64 "\n", v / 1000, v % 1000);
 	else
-		fprintf(f, "} %" PRIu64 "\n", v);
+		fprintf(f, "} %" PRIu64 "\n", v * m->mul);
 }
 
 static void put_rows(FILE *f, const struct fc_metric *m,
@@ -232,7 +235,7 @@ static void put_info(FILE *f, const struct fc_dev_list *l)
 	for (i = 0; i < l->n; i++) {
 		const struct fc_dev *d = &l->dev[i];
 
-		fputs("flowctl_port_info{dev=\"", f);
+		fputs("flowctl_port_info{device=\"", f);
 		put_label(f, d->ifname);
 		fputc('"', f);
 		s = FC_HAS(d->have, FLOWCTL_A_DEV_MODE) ?
@@ -251,9 +254,13 @@ static void put_info(FILE *f, const struct fc_dev_list *l)
 		    fc_speed_source_name(d->v[FLOWCTL_A_DEV_SPEED_SOURCE]) : NULL;
 		if (s)
 			fprintf(f, ",speed_source=\"%s\"", s);
-		if (FC_HAS(d->have, FLOWCTL_A_DEV_PFC_PRIOS))
-			fprintf(f, ",pfc_prios=\"0x%02" PRIx64 "\"",
-				d->v[FLOWCTL_A_DEV_PFC_PRIOS]);
+		if (FC_HAS(d->have, FLOWCTL_A_DEV_PFC_PRIOS)) {
+			char prios[FMT_LEN];
+
+			fprintf(f, ",pfc_prios=\"%s\"",
+				fmt_prio_list(prios, sizeof(prios),
+					      (unsigned int)d->v[FLOWCTL_A_DEV_PFC_PRIOS]));
+		}
 		fputs("} 1\n", f);
 	}
 }
@@ -284,8 +291,8 @@ void usage_metrics(FILE *f)
 		"       flowctl metrics help\n"
 		"Every counter and state of every flowctl port of this network\n"
 		"namespace (or of DEV) in the Prometheus text format, for\n"
-		"node_exporter's textfile collector: labels dev, prio, dir\n"
-		"(rx: from the partner, tx: sent by this port).\n");
+		"node_exporter's textfile collector: labels device (as node_network_*\n"
+		"have it), prio, dir (rx: from the partner, tx: sent by this port).\n");
 }
 
 int cmd_metrics(int argc, char **argv)
