@@ -231,8 +231,8 @@ watchdog_xstats()
 	f=$(fc "$A" -j -s show dev a0)
 	kill "$sp" 2>/dev/null
 	wait "$sp" 2>/dev/null
-	log_info "tc -j -s: $(jq -c '{wd_stormed, tx_storm_warning, tx_storm_error, p3: .prio[3]}' <<<"$j")"
-	check_eq "$(jq -c '.wd_stormed' <<<"$j")" '[3]' "tc -j -s: the priorities stormed"
+	log_info "tc -j -s: $(jq -c '{wd_stormed_prios, tx_storm_warning, tx_storm_error, p3: .prio[3]}' <<<"$j")"
+	check_eq "$(jq -c '.wd_stormed_prios' <<<"$j")" '[3]' "tc -j -s: the priorities stormed"
 	check_eq "$(jq -c '.prio[3] | [.wd_storms, .wd_drops]' <<<"$j")" \
 		"$(jq -c '.[0].prio[3] | [.wd_storms, .wd_tx_drop + .wd_rx_drop]' <<<"$f")" \
 		"tc's watchdog storms and drops (priority 3) and flowctl's"

@@ -412,10 +412,10 @@ static int flowctl_print_xstats(struct qdisc_util *qu, FILE *f,
 			 st.xoff);
 	print_color_uint(PRINT_ANY, COLOR_NONE, "xon_bytes", " xon %uB", st.xon);
 	print_nl();
-	print_prios("paused", " paused by the partner: ", st.paused);
-	print_prios("xoff_active", "; pausing the partner: ", st.xoff_active);
+	print_prios("paused_prios", " paused by the partner: ", st.paused);
+	print_prios("xoff_active_prios", "; pausing the partner: ", st.xoff_active);
 	if (wd)
-		print_prios("wd_stormed", "; stormed (watchdog): ", st.wd_stormed);
+		print_prios("wd_stormed_prios", "; stormed (watchdog): ", st.wd_stormed);
 	print_nl();
 	print_color_u64(PRINT_ANY, COLOR_NONE, "rx_pause", " rx pause %" PRIu64,
 			st.rx_pause);
