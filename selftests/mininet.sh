@@ -44,7 +44,7 @@ bad_settings_refused()
 	j=$("$MNLAB" refuse 2>"$TMPDIR/mn.err")
 	check_err $? "mnlab.py refuse: $(tail -n 3 "$TMPDIR/mn.err")"
 	log_info "$j"
-	jq -r .refused <<<"$j" | grep -q '^FlowctlError: flowctl set dev h1-eth0 .*xoff'
+	jq -r .refused <<<"$j" | grep -q '^FlowctlError: \(flowctl set\|tc qdisc replace\) dev h1-eth0 .*xoff'
 	check_err $? "a refused xoff does not raise FlowctlError with flowctl's reason: $(jq -r .refused <<<"$j")"
 	jq -r .unknown <<<"$j" | grep -q '^ValueError: not a flowctl setting: mdoe'
 	check_err $? "an unknown setting does not raise ValueError: $(jq -r .unknown <<<"$j")"

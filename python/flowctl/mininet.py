@@ -6,9 +6,10 @@
     net.addLink(h1, s1, mode='pfc', pfc_prios='3', rate='100mbit', speed=100,
                 params2={'tx': 'on', 'prio': {3: ('64k', '32k')}})
 
-Each end gets flowctl as its root qdisc (tc qdisc replace dev X root
-flowctl) and then the settings given, as "flowctl set" takes them; keyword
-arguments apply to both ends, params1/params2 to one. A setting that flowctl
+Each end gets flowctl as its root qdisc with the settings given, in one
+"tc qdisc replace dev X root flowctl WORDS" where tc has flowctl's plugin,
+else "tc qdisc replace" and then "flowctl set" (the words are the same);
+keyword arguments apply to both ends, params1/params2 to one. A setting that flowctl
 refuses raises FlowctlError with flowctl's own message, so a topology never
 runs with a port that is not what it asked for.
 
@@ -72,20 +73,33 @@ class FlowctlIntf(Intf):
         set_words(flowctl)	# ValueError before anything is done
         result = Intf.config(self, **params)
         self.flowctl = flowctl
-        self._run(['tc', 'qdisc', 'replace', 'dev', self.name, 'root', 'flowctl'])
         words = set_words(flowctl)
-        if words:
+        # One tc command where tc has flowctl's plugin (q_flowctl.so);
+        # without it tc takes no options: attach, then flowctl set.
+        tc = ['tc', 'qdisc', 'replace', 'dev', self.name, 'root', 'flowctl']
+        out, err, code = self._try(tc + words)
+        if code != 0 and words and 'is unparsable' in (err or out):
+            self._run(tc)
             self._run(['flowctl', 'set', 'dev', self.name] + words)
+        elif code != 0:
+            self._fail(tc + words, out, err, code)
+        if words:
             info('(flowctl %s: %s) ' % (self.name, ' '.join(words)))
         result['flowctl'] = words
         return result
 
+    def _try(self, argv):
+        return self.node.pexec(' '.join(shlex.quote(a) for a in argv))
+
+    def _fail(self, argv, out, err, code):
+        raise FlowctlError('%s on %s: %s (exit %d)'
+                           % (' '.join(shlex.quote(a) for a in argv), self.node.name,
+                              (err or out).strip(), code))
+
     def _run(self, argv):
-        line = ' '.join(shlex.quote(a) for a in argv)
-        out, err, code = self.node.pexec(line)
+        out, err, code = self._try(argv)
         if code != 0:
-            raise FlowctlError('%s on %s: %s (exit %d)'
-                               % (line, self.node.name, (err or out).strip(), code))
+            self._fail(argv, out, err, code)
         return out
 
     def flowctl_json(self):
