@@ -134,18 +134,21 @@ guard_stops_the_storm()
 	check_err $? "flowctl set dev s0 tx-storm 500"
 	check_eq "$(s0 .tx_storm_ms)" 500 "tx_storm_ms in show"
 	x0=$(s0 .stats.tx_xon)
+	# From the storm's start: the first XOFF follows within a second, and
+	# however long any step takes, the guard's XON must come soon after.
+	t0=$(date +%s%N)
 	storm
 	wait_tx_pause 0 10
 	check_err $? "s0 never paused H"
-	t0=$(date +%s%N)
-	for ((i = 0; i < 60; i++)); do
+	for ((i = 0; i < 100; i++)); do
 		[ "$(s0 .stats.tx_storm_error)" -ge 1 ] && break
 		sleep 0.05
 	done
 	t0=$((($(date +%s%N) - t0) / 1000000))
-	log_info "s0 let H go $t0 ms after it paused it (tx-storm 500 ms)"
-	# The limit is the point: 500 ms, with room for TCG's late timers.
-	check_range "$t0" 0 3000 "ms from the first XOFF to the guard's XON (tx-storm 500 ms)"
+	log_info "s0 let H go $t0 ms after the storm began (tx-storm 500 ms)"
+	# The limit is the point: 500 ms after the first XOFF, with room for
+	# the storm to reach s0 and for TCG's late timers.
+	check_range "$t0" 0 5000 "ms from the storm's start to the guard's XON (tx-storm 500 ms)"
 	check_eq "$(s0 .stats.tx_storm_warning)" 1 "warnings (at 85% of the limit)"
 	check_eq "$(s0 .stats.tx_storm_error)" 1 "errors (at the limit)"
 	[ "$(s0 .stats.tx_xon)" -gt "$x0" ]
