@@ -154,9 +154,10 @@ fetch_dcb_new() {
 
 # The kernels the VM boots, one per release with headers (scripts/kver
 # --list): Debian's image package downloaded and unpacked into the cache
-# with its modules indexed (depmod -b), never installed, so no boot entry
-# is added and the default kernel never changes. An installed image of the
-# same release is used as it is (scripts/kimage).
+# with its modules indexed (depmod -b), never installed by this script. An
+# installed image of the same release is used as it is (scripts/kimage):
+# Debian's 6.12 headers depend on their image package, so apt installs
+# that one with them.
 kernels_dir=${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/flowctl/kernels
 fetch_kernel() {
 	local rel=$1 d=$kernels_dir/$1 tmp
@@ -207,9 +208,9 @@ main() {
 			plan+=("add the apt source bookworm-backports (/etc/apt/sources.list.d/flowctl-backports.sources, from the configured mirror)")
 		[ ${#missing[@]} -eq 0 ] || plan+=("install: ${missing[*]}")
 		[ $have612 -eq 1 ] ||
-			plan+=("install the 6.12 kernel headers and source: linux-headers-6.12-amd64 linux-source-6.12")
+			plan+=("install the 6.12 kernel headers and source: linux-headers-6.12-amd64 linux-source-6.12 (Debian's 6.12 headers depend on the 6.12 image package: apt installs it with them, and with it a boot entry)")
 		[ $newqemu -eq 1 ] || plan+=("install qemu-system-x86 from bookworm-backports")
-		say "this host will change (no kernel image is installed, no boot entry added):"
+		say "this host will change:"
 		for p in "${plan[@]}"; do say "  - $p"; done
 		export DEBIAN_FRONTEND=noninteractive
 		add_backports || true
