@@ -29,7 +29,7 @@ KDIR ?= $(shell $(TOP)/scripts/debug-kernel/build --path kdir $(DEBUG_SERIES))
 NO_KERNEL_MSG := the $(DEBUG_SERIES) debug kernel is not built: run make debug-kernel KVER=debug-$(DEBUG_SERIES)
 else
 KERNELRELEASE_FLOWCTL := $(or $(KERNELRELEASE),$(shell $(TOP)/scripts/kver $(KVER) 2>/dev/null))
-KDIR ?= $(if $(wildcard /lib/modules/$(KERNELRELEASE_FLOWCTL)/build/Makefile),/lib/modules/$(KERNELRELEASE_FLOWCTL)/build,/usr/src/linux-headers-$(KERNELRELEASE_FLOWCTL))
+KDIR ?= $(or $(shell $(TOP)/scripts/kver --kdir $(KERNELRELEASE_FLOWCTL) 2>/dev/null),/usr/src/linux-headers-$(KERNELRELEASE_FLOWCTL))
 NO_KERNEL_MSG := module skipped: no kernel headers$(if $(KVER), for $(KVER)) (scripts/kver finds none; run make deps)
 endif
 BUILD := $(TOP)/build/$(KERNELRELEASE_FLOWCTL)
@@ -134,7 +134,7 @@ VERSION := $(shell cat $(TOP)/VERSION)
 DKMS_SRC := /usr/src/flowctl-$(VERSION)
 
 # DKMS (Debian's dkms): the source goes where dkms looks for it; then add,
-# and build and install for every kernel with headers (scripts/kver).
+# and build and install for every installed kernel with headers (scripts/kver).
 dkms-install:
 	@command -v dkms >/dev/null || { echo "dkms not installed: apt-get install dkms" >&2; exit 1; }
 	-dkms remove -m flowctl -v $(VERSION) --all >/dev/null 2>&1
@@ -142,6 +142,9 @@ dkms-install:
 	$(TOP)/scripts/dkms-src $(DKMS_SRC)
 	dkms add -m flowctl -v $(VERSION)
 	for k in $$($(TOP)/scripts/kver --list | xargs -n1 $(TOP)/scripts/kver); do \
+		if [ ! -e /lib/modules/$$k/build/Makefile ]; then \
+			echo "dkms-install: $$k skipped: its headers are only in the cache, and it is not installed here"; \
+			continue; fi; \
 		dkms install -m flowctl -v $(VERSION) -k $$k || exit 1; done
 
 dkms-uninstall:

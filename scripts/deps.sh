@@ -16,7 +16,7 @@ PKGS=(
 	nftables lldpad
 	debhelper dh-dkms dh-python lintian man-db
 )
-# The 6.12 kernel pair and its source come from bookworm-backports, and so
+# The 6.12 kernel (headers and image, unpacked into the cache) and its source come from bookworm-backports, and so
 # does qemu: bookworm's qemu 7.2 double-faults 6.12 guests under multi-threaded
 # TCG (Documentation/vm-run.md, "The emulator"); backports carries qemu 10.
 QEMU_MIN=1:8
@@ -152,13 +152,48 @@ fetch_dcb_new() {
 	return 1
 }
 
+# The 6.12 headers: bookworm-backports' linux-headers-6.12.*-amd64 depends
+# on its image package (bookworm's 6.1 headers do not), so installing it
+# would install a kernel and a boot entry. Instead the release's headers,
+# their -common part and linux-kbuild are downloaded and unpacked into the
+# cache beside that release's image, the absolute include in the headers'
+# Makefile pointed at the cache (scripts/kver --kdir finds the tree).
+# Their own dependencies (gcc-12, pahole, libelf) are installed packages.
+kernels_dir=${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/flowctl/kernels
+fetch_headers() {
+	local meta=$1 pkg rel d tmp deps p
+	pkg=$(apt-cache depends "$meta" 2>/dev/null |
+		sed -n 's/^ *Depends: \(linux-headers-[0-9][^ ]*-amd64\)$/\1/p' | head -n 1)
+	[ -n "$pkg" ] || { say "apt knows no $meta (is bookworm-backports in the sources?)"; return 1; }
+	rel=${pkg#linux-headers-}
+	d=$kernels_dir/$rel
+	[ -e "/usr/src/linux-headers-$rel/Makefile" ] && return 0
+	[ -e "$d/usr/src/linux-headers-$rel/Makefile" ] && return 0
+	deps=$(apt-cache depends "$pkg" 2>/dev/null |
+		sed -n 's/^ *Depends: \(linux-headers-[^ ]*-common\|linux-kbuild-[^ ]*\)$/\1/p' | sort -u)
+	say "fetching $pkg $(echo "$deps" | tr '\n' ' ')(apt-get download, unpacked into $d; not installed)"
+	tmp=$(mktemp -d "${TMPDIR:-/var/tmp}/flowctl-headers.XXXXXX")
+	chmod 755 "$tmp"
+	# shellcheck disable=SC2086 # package names
+	if (cd "$tmp" && apt-get download -q "$pkg" $deps >/dev/null 2>&1); then
+		for p in "$tmp"/*.deb; do dpkg-deb -x "$p" "$tmp/x" || break; done
+		if [ -e "$tmp/x/usr/src/linux-headers-$rel/Makefile" ] &&
+			sed -i "s|^include /usr/src/|include $d/usr/src/|" \
+				"$tmp/x/usr/src/linux-headers-$rel/Makefile" &&
+			mkdir -p "$d/usr" && rm -rf "$d/usr" && mv "$tmp/x/usr" "$d/usr"; then
+			rm -rf "$tmp"
+			return 0
+		fi
+	fi
+	rm -rf "$tmp" "$d/usr"
+	say "could not fetch the $rel headers (apt-get download $pkg $deps)"
+	return 1
+}
+
 # The kernels the VM boots, one per release with headers (scripts/kver
 # --list): Debian's image package downloaded and unpacked into the cache
 # with its modules indexed (depmod -b), never installed by this script. An
-# installed image of the same release is used as it is (scripts/kimage):
-# Debian's 6.12 headers depend on their image package, so apt installs
-# that one with them.
-kernels_dir=${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/flowctl/kernels
+# installed image of the same release is used as it is (scripts/kimage).
 fetch_kernel() {
 	local rel=$1 d=$kernels_dir/$1 tmp
 	if [ "${FLOWCTL_KERNEL_FROM:-}" != cache ] && [ -r "/boot/vmlinuz-$rel" ] &&
@@ -177,14 +212,14 @@ fetch_kernel() {
 			mv "$tmp/x/usr/lib/modules/$rel" "$tmp/x/lib/modules/"
 		fi
 		if [ -r "$tmp/x/boot/vmlinuz-$rel" ] && depmod -b "$tmp/x" "$rel" &&
-			mkdir -p "$d" && rm -rf "$d" && mkdir -p "$d" &&
+			mkdir -p "$d" && rm -rf "$d/boot" "$d/lib" &&
 			mv "$tmp/x/boot" "$d/boot" && mkdir -p "$d/lib/modules" &&
 			mv "$tmp/x/lib/modules/$rel" "$d/lib/modules/"; then
 			rm -rf "$tmp"
 			return 0
 		fi
 	fi
-	rm -rf "$tmp" "$d"
+	rm -rf "$tmp" "$d/boot" "$d/lib"
 	say "could not fetch the kernel image (apt-get download linux-image-$rel)"
 	return 1
 }
@@ -196,7 +231,7 @@ main() {
 		have_pkg "$p" || missing+=("$p")
 	done
 	local have612=0 newqemu=0
-	have_pkg linux-headers-6.12-amd64 &&
+	"$(dirname "$0")/kver" --list | grep -q '^6\.12\.' &&
 		ls /usr/src/linux-source-6.12.tar.xz >/dev/null 2>&1 && have612=1
 	qemu_new_enough && newqemu=1
 	if [ ${#missing[@]} -eq 0 ] && [ $have612 -eq 1 ] && [ $newqemu -eq 1 ]; then
@@ -208,7 +243,7 @@ main() {
 			plan+=("add the apt source bookworm-backports (/etc/apt/sources.list.d/flowctl-backports.sources, from the configured mirror)")
 		[ ${#missing[@]} -eq 0 ] || plan+=("install: ${missing[*]}")
 		[ $have612 -eq 1 ] ||
-			plan+=("install the 6.12 kernel headers and source: linux-headers-6.12-amd64 linux-source-6.12 (Debian's 6.12 headers depend on the 6.12 image package: apt installs it with them, and with it a boot entry)")
+			plan+=("$(have_pkg linux-source-6.12 || echo "install linux-source-6.12; ")unpack the 6.12 headers into $kernels_dir (not installed: that package depends on its image)")
 		[ $newqemu -eq 1 ] || plan+=("install qemu-system-x86 from bookworm-backports")
 		say "this host will change:"
 		for p in "${plan[@]}"; do say "  - $p"; done
@@ -223,9 +258,11 @@ main() {
 		if [ $have612 -eq 0 ]; then
 			# Debian's 6.12 for bookworm (the generic flavour, not rt or
 			# cloud): bookworm-backports carries it, and so may the security suite.
-			say "installing the 6.12 kernel headers and source"
-			apt-get install -y -q --no-install-recommends \
-				linux-headers-6.12-amd64 linux-source-6.12
+			have_pkg linux-source-6.12 || {
+				say "installing linux-source-6.12"
+				apt-get install -y -q --no-install-recommends linux-source-6.12
+			}
+			fetch_headers linux-headers-6.12-amd64 || exit 1
 		fi
 		if [ $newqemu -eq 0 ]; then
 			say "installing qemu-system-x86 from bookworm-backports (bookworm's 7.2 crashes 6.12 guests under TCG)"
