@@ -992,6 +992,8 @@ static int fctl_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 		st.prio_wd_storms[prio] = s->prio[prio].wd_storms;
 		st.prio_wd_drops[prio] = s->prio[prio].wd_tx_drop +
 					 s->prio[prio].wd_rx_drop;
+		st.prio_wd_tx_drop[prio] = s->prio[prio].wd_tx_drop;
+		st.prio_wd_rx_drop[prio] = s->prio[prio].wd_rx_drop;
 	}
 	st.tx_storm_warning = s->txs.tx_storm_warning;
 	st.tx_storm_error = s->txs.tx_storm_error;

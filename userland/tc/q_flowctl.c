@@ -185,6 +185,55 @@ static void print_prios(const char *key, const char *text, uint8_t mask)
  */
 static uint64_t shown_quanta_ns;
 
+/*
+ * tc's own units in the text (as tbf prints "rate 1Mbit burst 32Kb"), but
+ * exact, so that the text goes back into tc qdisc change unchanged: the
+ * largest unit that divides the value (iproute2's sprint_size rounds).
+ */
+static void print_size(const char *key, const char *word, uint32_t bytes)
+{
+	char b[32];
+
+	if (bytes && !(bytes % (1024 * 1024)))
+		snprintf(b, sizeof(b), "%uMb", bytes / (1024 * 1024));
+	else if (bytes && !(bytes % 1024))
+		snprintf(b, sizeof(b), "%uKb", bytes / 1024);
+	else
+		snprintf(b, sizeof(b), "%ub", bytes);
+	print_color_uint(PRINT_JSON, COLOR_NONE, key, NULL, bytes);
+	print_color_string(PRINT_FP, COLOR_NONE, NULL, word, b);
+}
+
+static void fmt_bits(char *b, size_t len, uint64_t bits)
+{
+	static const struct { const char *unit; uint64_t v; } u[] = {
+		{ "Tbit", 1000000000000ULL }, { "Gbit", 1000000000ULL },
+		{ "Mbit", 1000000ULL }, { "Kbit", 1000ULL },
+	};
+	size_t i;
+
+	for (i = 0; bits && i < sizeof(u) / sizeof(u[0]); i++)
+		if (!(bits % u[i].v)) {
+			snprintf(b, len, "%" PRIu64 "%s", bits / u[i].v, u[i].unit);
+			return;
+		}
+	snprintf(b, len, "%" PRIu64 "bit", bits);
+}
+
+static void print_ms(enum output_type t, const char *key, const char *word,
+		     uint64_t ms)
+{
+	char b[32];
+
+	if (ms && !(ms % 1000))
+		snprintf(b, sizeof(b), "%" PRIu64 "s", ms / 1000);
+	else
+		snprintf(b, sizeof(b), "%" PRIu64 "ms", ms);
+	print_color_u64(PRINT_JSON, COLOR_NONE, key, NULL, ms);
+	if (t != PRINT_JSON)
+		print_color_string(PRINT_FP, COLOR_NONE, NULL, word, b);
+}
+
 static int flowctl_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 {
 	struct attrs a = { { 0 }, 0 };
@@ -230,33 +279,34 @@ static int flowctl_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 		print_color_string(PRINT_ANY, COLOR_NONE, "trust", "trust %s ",
 				   name_of(trust_names, 2, a.v[FLOWCTL_A_DEV_TRUST]));
 	if (HAS(FLOWCTL_A_DEV_SPEED)) {
-		if (a.v[FLOWCTL_A_DEV_SPEED])
-			print_color_uint(PRINT_FP, COLOR_NONE, NULL, "speed %u ",
-					 (unsigned int)a.v[FLOWCTL_A_DEV_SPEED]);
-		else
+		if (a.v[FLOWCTL_A_DEV_SPEED]) {
+			char b[32];
+
+			fmt_bits(b, sizeof(b), a.v[FLOWCTL_A_DEV_SPEED] * 1000000ULL);
+			print_color_string(PRINT_FP, COLOR_NONE, NULL, "speed %s ", b);
+		} else
 			print_color_string(PRINT_FP, COLOR_NONE, NULL, "%s",
 					   "speed auto ");
 		print_color_uint(PRINT_JSON, COLOR_NONE, "speed_config_mbps", NULL,
 				 (unsigned int)a.v[FLOWCTL_A_DEV_SPEED]);
 	}
 	if (HAS(FLOWCTL_A_DEV_RATE)) {
-		if (a.v[FLOWCTL_A_DEV_RATE])
-			print_color_u64(PRINT_FP, COLOR_NONE, NULL, "rate %" PRIu64 " ",
-					a.v[FLOWCTL_A_DEV_RATE]);
-		else
+		if (a.v[FLOWCTL_A_DEV_RATE]) {
+			char b[32];
+
+			fmt_bits(b, sizeof(b), a.v[FLOWCTL_A_DEV_RATE]);
+			print_color_string(PRINT_FP, COLOR_NONE, NULL, "rate %s ", b);
+		} else
 			print_color_string(PRINT_FP, COLOR_NONE, NULL, "%s", "rate off ");
 		print_color_u64(PRINT_JSON, COLOR_NONE, "rate_bps", NULL,
 				a.v[FLOWCTL_A_DEV_RATE]);
 	}
 	if (HAS(FLOWCTL_A_DEV_LIMIT))
-		print_color_uint(PRINT_ANY, COLOR_NONE, "limit_bytes", "limit %u ",
-				 (unsigned int)a.v[FLOWCTL_A_DEV_LIMIT]);
+		print_size("limit_bytes", "limit %s ", (uint32_t)a.v[FLOWCTL_A_DEV_LIMIT]);
 	if (HAS(FLOWCTL_A_DEV_XOFF))
-		print_color_uint(PRINT_ANY, COLOR_NONE, "xoff_bytes", "xoff %u ",
-				 (unsigned int)a.v[FLOWCTL_A_DEV_XOFF]);
+		print_size("xoff_bytes", "xoff %s ", (uint32_t)a.v[FLOWCTL_A_DEV_XOFF]);
 	if (HAS(FLOWCTL_A_DEV_XON))
-		print_color_uint(PRINT_ANY, COLOR_NONE, "xon_bytes", "xon %u ",
-				 (unsigned int)a.v[FLOWCTL_A_DEV_XON]);
+		print_size("xon_bytes", "xon %s ", (uint32_t)a.v[FLOWCTL_A_DEV_XON]);
 	if (HAS(FLOWCTL_A_DEV_QUANTA)) {
 		uint64_t speed = HAS(FLOWCTL_A_DEV_SPEED_MBPS) ?
 				 a.v[FLOWCTL_A_DEV_SPEED_MBPS] : 0;
@@ -316,11 +366,9 @@ static int flowctl_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 		uint64_t ac = a.v[FLOWCTL_A_DEV_WD_ACTION];
 		enum output_type t = det ? PRINT_ANY : PRINT_JSON;
 
-		print_color_uint(t, COLOR_NONE, "wd_detect_ms", "watchdog %u ",
-				 (unsigned int)det);
+		print_ms(t, "wd_detect_ms", "watchdog %s ", det);
 		if (res)
-			print_color_uint(t, COLOR_NONE, "wd_restore_ms",
-					 "wd-restoration %u ", (unsigned int)res);
+			print_ms(t, "wd_restore_ms", "wd-restoration %s ", res);
 		else
 			print_color_uint(PRINT_JSON, COLOR_NONE, "wd_restore_ms",
 					 NULL, 0);
@@ -328,9 +376,8 @@ static int flowctl_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 				   ac < 3 ? act[ac] : "unknown");
 	}
 	if (HAS(FLOWCTL_A_DEV_TX_STORM_MS))
-		print_color_uint(a.v[FLOWCTL_A_DEV_TX_STORM_MS] ? PRINT_ANY : PRINT_JSON,
-				 COLOR_NONE, "tx_storm_ms", "tx-storm %u ",
-				 (unsigned int)a.v[FLOWCTL_A_DEV_TX_STORM_MS]);
+		print_ms(a.v[FLOWCTL_A_DEV_TX_STORM_MS] ? PRINT_ANY : PRINT_JSON,
+			 "tx_storm_ms", "tx-storm %s ", a.v[FLOWCTL_A_DEV_TX_STORM_MS]);
 	if (HAS(FLOWCTL_A_DEV_TUNNEL_WIRE)) {
 		print_color_on_off(PRINT_JSON, COLOR_NONE, "tunnel_wire", NULL,
 				 a.v[FLOWCTL_A_DEV_TUNNEL_WIRE]);
@@ -363,10 +410,8 @@ static int flowctl_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 		open_json_object(NULL);
 		print_color_uint(PRINT_ANY, COLOR_NONE, "prio", "prio %u ",
 				 (unsigned int)pv[FLOWCTL_A_PRIO_PRIO]);
-		print_color_uint(PRINT_ANY, COLOR_NONE, "xoff_bytes", "xoff %u ",
-				 (unsigned int)pv[FLOWCTL_A_PRIO_XOFF]);
-		print_color_uint(PRINT_ANY, COLOR_NONE, "xon_bytes", "xon %u ",
-				 (unsigned int)pv[FLOWCTL_A_PRIO_XON]);
+		print_size("xoff_bytes", "xoff %s ", (uint32_t)pv[FLOWCTL_A_PRIO_XOFF]);
+		print_size("xon_bytes", "xon %s ", (uint32_t)pv[FLOWCTL_A_PRIO_XON]);
 		close_json_object();
 	}
 	close_json_array(PRINT_JSON, NULL);
@@ -378,9 +423,10 @@ static int flowctl_print_xstats(struct qdisc_util *qu, FILE *f,
 {
 	/* A module from before the watchdog gives the struct up to here. */
 	const size_t before_wd = offsetof(struct tc_flowctl_xstats, prio_wd_storms);
+	const size_t before_split = offsetof(struct tc_flowctl_xstats, prio_wd_tx_drop);
 	struct tc_flowctl_xstats st;
 	size_t len;
-	bool wd;
+	bool wd, split;
 	int p;
 
 	(void)qu;
@@ -394,7 +440,8 @@ static int flowctl_print_xstats(struct qdisc_util *qu, FILE *f,
 	}
 	memset(&st, 0, sizeof(st));
 	memcpy(&st, RTA_DATA(xstats), len < sizeof(st) ? len : sizeof(st));
-	wd = len >= sizeof(st);
+	wd = len >= before_split;
+	split = len >= sizeof(st);
 	print_color_string(PRINT_FP, COLOR_NONE, NULL, "%s", " in force:");
 	print_color_uint(PRINT_ANY, COLOR_NONE, "speed_mbps", " speed %uMb/s",
 			 st.speed_mbps);
@@ -460,8 +507,15 @@ static int flowctl_print_xstats(struct qdisc_util *qu, FILE *f,
 		if (wd) {
 			print_color_u64(PRINT_ANY, COLOR_NONE, "wd_storms",
 					" wd storms %" PRIu64, st.prio_wd_storms[p]);
-			print_color_u64(PRINT_ANY, COLOR_NONE, "wd_drops",
-					" drops %" PRIu64, st.prio_wd_drops[p]);
+			if (!split)
+				print_color_u64(PRINT_ANY, COLOR_NONE, "wd_drops",
+						" drops %" PRIu64, st.prio_wd_drops[p]);
+		}
+		if (split) {
+			print_color_u64(PRINT_ANY, COLOR_NONE, "wd_tx_drop",
+					" tx-drop %" PRIu64, st.prio_wd_tx_drop[p]);
+			print_color_u64(PRINT_ANY, COLOR_NONE, "wd_rx_drop",
+					" rx-drop %" PRIu64, st.prio_wd_rx_drop[p]);
 		}
 		close_json_object();
 	}

@@ -15,7 +15,7 @@ if ! command -v tc >/dev/null || ! unshare -n true 2>/dev/null; then
 	echo "1..0 # SKIP needs tc and unshare -n (root)"
 	exit 4
 fi
-echo "1..8"
+echo "1..9"
 n=0 fail=0
 ok() {
 	n=$((n + 1))
@@ -35,6 +35,12 @@ tcx "$dir/tc" qdisc add dev lo root flowctl mode pfc pfc-prios 3,4 trust dscp \
 	speed 25G xoff 64k xon 32k prio 3 xoff 20k xon 10k quanta 1000 prio-tc 8021q
 [ $rc -ne 0 ] && [[ $out == *"$sent"* ]]
 ok $? "every option parses and the request is sent: $out"
+# The units tc -d qdisc show prints go back in (selftests/tc.sh round-trips
+# them through the module).
+tcx "$dir/tc" qdisc add dev lo root flowctl speed 25Gbit rate 100Mbit limit 1Mb \
+	xoff 300Kb xon 1500b watchdog 200ms wd-restoration 1s tx-storm 500ms
+[ $rc -ne 0 ] && [[ $out == *"$sent"* ]]
+ok $? "the printed units parse (Gbit, Mbit, Mb, Kb, b, ms, s): $out"
 tcx "$dir/tc" qdisc add dev lo root flowctl mo pfc pfc- 3 tr dscp
 [[ $out == *"$sent"* ]]
 ok $? "prefixes of the keywords: $out"

@@ -302,6 +302,11 @@ struct tc_flowctl_xstats {
 	__u64	prio_wd_drops[FLOWCTL_NUM_PRIOS];	/* queued and arriving */
 	__u64	tx_storm_warning;
 	__u64	tx_storm_error;
+	/* prio_wd_drops by direction: dropped from the queue and on transmit,
+	 * and arriving on receive. Absent from modules before them.
+	 */
+	__u64	prio_wd_tx_drop[FLOWCTL_NUM_PRIOS];
+	__u64	prio_wd_rx_drop[FLOWCTL_NUM_PRIOS];
 };
 
 #endif /* _UAPI_LINUX_FLOWCTL_H */
