@@ -291,7 +291,7 @@ cfg()
 # flowctl set takes show's first line, tc qdisc change takes tc -d's options.
 output_goes_back_in()
 {
-	local want line o
+	local want line o j
 
 	topology || { check_err 1 "setup failed"; log_test "output goes back in"; return; }
 	tcp "$A" qdisc add dev a0 root flowctl
@@ -325,7 +325,19 @@ output_goes_back_in()
 	tcp "$A" qdisc change dev a0 root flowctl $o
 	check_err $? "tc qdisc change refused tc -d's options: $o"
 	check_eq "$(cfg "$A" a0)" "$want" "the configuration after tc qdisc change with tc -d's options"
-	log_test "show's first line and tc -d's options go back in: set and tc qdisc change take them unchanged"
+	# And flowctl -j show's output, counters and all, through set's json.
+	j=$(mktemp)
+	fc "$A" -j -s show dev a0 >"$j"
+	fc "$A" set dev a0 mode pause rx off tx off pfc-prios none trust pcp speed auto \
+		rate off limit 1m xoff 0 xon 0 quanta 65535 prio-tc 8021q ets off \
+		watchdog off tx-storm off round-trip 0
+	[ "$(cfg "$A" a0)" != "$want" ]
+	check_err $? "the second reset changed nothing"
+	fc "$A" set dev a0 json - <"$j"
+	check_err $? "flowctl set dev a0 json refused show -j's output: $(head -c 300 "$j")"
+	check_eq "$(cfg "$A" a0)" "$want" "the configuration after set json of show -j's output"
+	rm -f "$j"
+	log_test "show's first line, tc -d's options and show -j's object go back in: set, tc qdisc change and set json take them unchanged"
 }
 
 no_plugin()

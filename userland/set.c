@@ -48,7 +48,10 @@ int cmd_set(int argc, char **argv)
 	struct fc_nl nl;
 	int ret;
 
-	ret = fc_set_parse(argc, argv, &r);
+	if (argc == 4 && !strcmp(argv[0], "dev") && !strcmp(argv[2], "json"))
+		ret = fc_set_json_file(argv[1], argv[3], &r);
+	else
+		ret = fc_set_parse(argc, argv, &r);
 	if (ret || r.help)
 		return ret;
 	ret = fc_nl_open(&nl);

@@ -45,6 +45,14 @@ const char *fc_wd_action_name(uint64_t action);
  */
 int fc_wd_parse(int argc, char **argv, struct fc_set_req *r, bool *helped);
 
+/*
+ * set dev DEV json FILE (setjson.c): the settings of flowctl -j show's
+ * object (or one-port array) in FILE ("-": stdin), parsed as set's words.
+ */
+struct json_t;
+int fc_set_json(const char *dev, struct json_t *root, struct fc_set_req *r);
+int fc_set_json_file(const char *dev, const char *path, struct fc_set_req *r);
+
 struct fc_nl;
 /* Run a write (set, reset) and report the kernel's answer: exit code. */
 int fc_write_run(struct nlmsghdr *nlh, struct fc_nl *nl, const char *dev,

@@ -26,6 +26,7 @@ void usage_set(FILE *f)
 		"               [ watchdog { MS | off } ] [ wd-restoration { MS | auto } ]\n"
 		"               [ wd-action { drop | forward | alert } ]\n"
 		"               [ tx-storm { MS | off } ] [ round-trip BITS ]\n"
+		"       flowctl set dev DEV json { FILE | - }\n"
 		"       flowctl set help\n"
 		"PRIO-LIST := { PRIO[-PRIO][,PRIO-LIST] | all | none }   e.g. 3,4 or 0,3-5\n"
 		"PRIO := { 0 .. 7 }\n"
@@ -52,6 +53,8 @@ void usage_set(FILE *f)
 		"          0..65535): added to the derived headroom.\n"
 		"tunnel-wire on (tc qdisc add only): the vxlan, geneve or gretap device\n"
 		"          is a point-to-point wire to one host; fixed until detached.\n"
+		"json: the settings in flowctl -j show's output (FILE, - for stdin), as\n"
+		"          these words; what show derives or counts is skipped.\n"
 		"Only the settings given change; set needs CAP_NET_ADMIN.\n");
 }
 

@@ -69,6 +69,7 @@ check "flowctl set dev a0 mode " pause pfc off
 check "flowctl set dev a0 mode pfc " rx tx pfc-prios trust prio -- mode dev
 check "flowctl set dev a0 prio 3 xoff 64k " xon prio -- dev
 check "flowctl set dev a0 trust " pcp dscp
+check "flowctl set dev a0 j" json
 check "flowctl help " set show quanta -- help dev
 check "flowctl help s" set show stats sample send -- help quanta
 check "flowctl set dev a0 prio-tc " 8021q numeric

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "ktap.h"
 #include "synth.h"
 #include "dev.h"
@@ -115,27 +117,45 @@ static void save(const char *dir, const char *name, const char *text)
 	fclose(f);
 }
 
+/* The settings show prints, as set's parser asked for them. */
+static const int round_trip_attrs[] = {
+	FLOWCTL_A_DEV_MODE, FLOWCTL_A_DEV_RX, FLOWCTL_A_DEV_TX,
+	FLOWCTL_A_DEV_PFC_PRIOS, FLOWCTL_A_DEV_TRUST, FLOWCTL_A_DEV_SPEED,
+	FLOWCTL_A_DEV_RATE, FLOWCTL_A_DEV_LIMIT, FLOWCTL_A_DEV_XOFF,
+	FLOWCTL_A_DEV_XON, FLOWCTL_A_DEV_QUANTA, FLOWCTL_A_DEV_PRIO_TC,
+	FLOWCTL_A_DEV_TC_BW, FLOWCTL_A_DEV_WD_DETECT_MS,
+	FLOWCTL_A_DEV_WD_RESTORE_MS, FLOWCTL_A_DEV_WD_ACTION,
+	FLOWCTL_A_DEV_TX_STORM_MS, FLOWCTL_A_DEV_PFC_DELAY,
+};
+
+/* The first attribute of D that R does not ask for with D's value, or -1. */
+static int round_trip_off(const struct fc_dev *d, const struct fc_set_req *r)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(round_trip_attrs) / sizeof(round_trip_attrs[0]); i++) {
+		int a = round_trip_attrs[i];
+
+		if (!FC_HAS(d->have, a))
+			continue;
+		if (!(r->have & (1ULL << a)) || r->v[a] != d->v[a])
+			return a;
+	}
+	return -1;
+}
+
 /*
  * Show's config line goes back in: its words, given to set's parser as
  * they are, ask for exactly the configuration they were printed from.
  */
 static void test_round_trip(const char *t)
 {
-	static const int attrs[] = {
-		FLOWCTL_A_DEV_MODE, FLOWCTL_A_DEV_RX, FLOWCTL_A_DEV_TX,
-		FLOWCTL_A_DEV_PFC_PRIOS, FLOWCTL_A_DEV_TRUST, FLOWCTL_A_DEV_SPEED,
-		FLOWCTL_A_DEV_RATE, FLOWCTL_A_DEV_LIMIT, FLOWCTL_A_DEV_XOFF,
-		FLOWCTL_A_DEV_XON, FLOWCTL_A_DEV_QUANTA, FLOWCTL_A_DEV_PRIO_TC,
-		FLOWCTL_A_DEV_TC_BW, FLOWCTL_A_DEV_WD_DETECT_MS,
-		FLOWCTL_A_DEV_WD_RESTORE_MS, FLOWCTL_A_DEV_WD_ACTION,
-		FLOWCTL_A_DEV_TX_STORM_MS, FLOWCTL_A_DEV_PFC_DELAY,
-	};
 	const struct fc_dev *d = &devs.dev[1];	/* veth0, after the sort */
 	const char *p = strstr(t, "veth0: ");
 	char line[1024], *argv[128], *save = NULL, *w;
 	struct fc_set_req r;
-	int argc = 0, rc, bad = -1;
-	size_t i, n;
+	int argc = 0, rc, bad;
+	size_t n;
 
 	ktap_ok(p != NULL, "round trip: veth0's config line");
 	if (!p)
@@ -149,18 +169,53 @@ static void test_round_trip(const char *t)
 		argv[argc++] = w;
 	rc = fc_set_parse(argc, argv, &r);
 	ktap_ok(rc == EXIT_OK, "round trip: set's parser takes show's line as it is (%d words)", argc);
-	for (i = 0; i < sizeof(attrs) / sizeof(attrs[0]); i++) {
-		int a = attrs[i];
-
-		if (!FC_HAS(d->have, a))
-			continue;
-		if (!(r.have & (1ULL << a)) || r.v[a] != d->v[a]) {
-			bad = a;
-			break;
-		}
-	}
+	bad = round_trip_off(d, &r);
 	ktap_ok(rc == EXIT_OK && bad < 0,
 		"round trip: every setting comes back with its value (first off: attribute %d)", bad);
+}
+
+/*
+ * The same for flowctl -j show's object: set dev DEV json FILE takes it as
+ * it is, counters, state and derived keys included.
+ */
+static void test_json_round_trip(const char *j)
+{
+	const struct fc_dev *d = &devs.dev[1];
+	json_error_t e;
+	json_t *root = json_loads(j, JSON_DECODE_INT_AS_REAL, &e), *obj, *one;
+	struct fc_set_req r;
+	int rc = -1, bad = -1;
+
+	obj = root ? json_array_get(root, 1) : NULL;
+	ktap_ok(obj && !strcmp(json_string_value(json_object_get(obj, "ifname")), "veth0"),
+		"json round trip: veth0's object");
+	if (!obj) {
+		json_decref(root);
+		return;
+	}
+	one = json_array();
+	json_array_append(one, obj);
+	rc = fc_set_json("veth0", one, &r);
+	bad = rc == EXIT_OK ? round_trip_off(d, &r) : -1;
+	ktap_ok(rc == EXIT_OK && bad < 0,
+		"json round trip: set dev veth0 json takes show -j's array of one port, every setting with its value (first off: attribute %d)",
+		bad);
+	ktap_ok(rc == EXIT_OK && !strcmp(r.dev, "veth0") && !r.prio_have,
+		"json round trip: the device named, no per-priority thresholds (show's are those in force)");
+	rc = fc_set_json("veth0", root, &r);
+	ktap_ok(rc == EXIT_USAGE, "json: a file of several ports is refused");
+	json_object_set_new(obj, "xoff_bytes", json_string("60000"));
+	rc = fc_set_json("veth0", one, &r);
+	ktap_ok(rc == EXIT_USAGE, "json: a size given as a string is refused");
+	json_object_set_new(obj, "xoff_bytes", json_real(1.5));
+	rc = fc_set_json("veth0", one, &r);
+	ktap_ok(rc == EXIT_USAGE, "json: a size that is not whole is refused");
+	json_object_set_new(obj, "xoff_bytes", json_integer(60000));
+	json_object_set_new(obj, "xof_bytes", json_integer(1));
+	rc = fc_set_json("veth0", one, &r);
+	ktap_ok(rc == EXIT_USAGE, "json: a key show does not print is refused");
+	json_decref(one);
+	json_decref(root);
 }
 
 static void test_text(void)
@@ -471,6 +526,7 @@ static void test_json(const char *dir)
 		"json: show prints one array and a newline");
 	ktap_ok(strchr(j, '\n') == j + strlen(j) - 1, "json: compact JSON is one line");
 	ktap_ok(strchr(p, '\n') < p + strlen(p) - 1, "json -p: pretty JSON spans lines");
+	test_json_round_trip(j);
 	KTAP_EQ_STR(e, "[]\n", "json: no ports is an empty array");
 	save(dir, "show.json", j);
 	{
