@@ -434,8 +434,13 @@ lldpad_to_agent()
 	check_err $? "A's flowctl after lldpad heard flowctl's agent: $(cfg '[.mode, .pfc_prios]')"
 	kill "$agent" 2>/dev/null
 	wait "$agent" 2>/dev/null
-	# A second agent on lldpad's port: doctor warns of two neighbours.
-	fc "$A" -j dcbx dev a0 willing off interval 1 >"$LDIR/agent2.ev" 2>&1 &
+	# A second agent on lldpad's port: flowctl's refuses to start, saying
+	# why; told to ignore lldpad, it runs, and doctor warns of two neighbours.
+	fc "$A" dcbx dev a0 willing off interval 1 >"$LDIR/agent2.out" 2>&1
+	check_eq "$?" 1 "flowctl dcbx beside lldpad: exit status"
+	grep -q "lldpad (pid [0-9]*) runs in this network namespace" "$LDIR/agent2.out"
+	check_err $? "flowctl dcbx beside lldpad did not name it: $(head -2 "$LDIR/agent2.out")"
+	fc "$A" -j dcbx dev a0 willing off interval 1 other-agents ignore >"$LDIR/agent2.ev" 2>&1 &
 	agent=$!
 	sleep 0.5
 	check_eq "$(fc "$A" -j doctor dev a0 interval 0.1 2>/dev/null |
@@ -444,7 +449,7 @@ lldpad_to_agent()
 	kill "$agent" 2>/dev/null
 	wait "$agent" 2>/dev/null
 	stop_lldpad
-	log_test "lldpad (willing) takes PFC from flowctl's own DCBX agent"
+	log_test "lldpad (willing) takes PFC from flowctl's own DCBX agent; flowctl's agent will not start beside lldpad"
 }
 
 # lldpad advertises the switch's configuration; flowctl's agent on A adopts it.

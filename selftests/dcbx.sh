@@ -6,8 +6,11 @@
 # within one LLDP exchange, and gets its own back when the partner leaves
 # (TTL 0) or goes silent (TTL runs out); two unwilling ends that differ
 # both report a mismatch and change nothing; malformed LLDPDUs are counted
-# and ignored; both willing, the lower MAC adopts (as lldpad); LLDPDUs
-# without DCBX TLVs change nothing; a port that goes down does not make the
+# and ignored, and a malformed DCBX TLV costs only its own feature; both
+# willing, the lower MAC adopts (as lldpad); LLDPDUs without DCBX TLVs
+# change nothing; another LLDP agent sending from the agent's port stops it;
+# a change is advertised at once and a new neighbour gets 802.1AB's fast
+# start, whatever the interval; a port that goes down does not make the
 # agent spin; the agent works on a bridge port (a bridge never forwards
 # LLDP).
 #
@@ -17,13 +20,13 @@
 #   | dcbx willing on  |        | ets 0:40,3:60, unwilling |
 #   +------------------+        +--------------------------+
 
-ALL_TESTS="willing_adopts shutdown_reverts ttl_expiry_reverts mismatch_reported malformed_counted both_willing no_dcbx_tlvs link_down bridge_port"
+ALL_TESTS="willing_adopts shutdown_reverts ttl_expiry_reverts mismatch_reported malformed_counted bad_tlv_costs_itself both_willing no_dcbx_tlvs other_agent_stops prompt_and_fast link_down bridge_port"
 source "$(dirname "$0")/lib.sh"
-require_cmd jq tc
+require_cmd jq tc tcpdump bc
 # "Not before the TTL" compares the agent's clock with a sleep: on the
 # debug kernel the partner's last LLDPDU can be seconds older than its kill.
 RETRY_TIMING=1
-TIMING_CASES="ttl_expiry_reverts"
+TIMING_CASES="ttl_expiry_reverts prompt_and_fast"
 
 TMP=$(mktemp -d)
 AGENTS=()
@@ -183,14 +186,14 @@ malformed_counted()
 	agent "$A" a0 "$TMP/a.ev" willing on
 	sleep 1
 	mac_b=$(mac_of "$B" b0)
-	# Chassis ID, Port ID, TTL 120, then a PFC TLV of 5 octets (it has 6),
-	# built here byte by byte.
+	# Chassis ID, Port ID, TTL 120, then a TLV of 496 octets in a frame
+	# that has not that many (802.1AB: the LLDPDU is discarded), built here
+	# byte by byte.
 	bad="0180c200000e${mac_b//:/}88cc"
 	bad+="020704${mac_b//:/}"		# Chassis ID: MAC
 	bad+="04050565746830"			# Port ID: "eth0"
 	bad+="06020078"				# TTL 120
-	bad+="fe050080c20b88"			# PFC, one octet short
-	bad+="0000"				# End
+	bad+="fff00080c20b0808"			# type 127, length 496: runs past the end
 	ip netns exec "$B" "$FCTEST" raw b0 "$bad" count 3 interval-us 1000
 	wait_for 4 malformed_is "$TMP/a.ev" 3
 	check_err $? "a0's agent did not count 3 malformed LLDPDUs: $(tail -1 "$TMP/a.ev")"
@@ -216,12 +219,41 @@ both_willing()
 	log_test "both ends willing: the lower MAC adopts the other's PFC (as lldpad), the higher keeps its own"
 }
 
+# One malformed ETS TLV beside a good PFC TLV: PFC is adopted, the bad TLV
+# is counted and named (802.1Qaz treats each feature's TLV on its own).
+bad_tlv_costs_itself()
+{
+	local mac_b f
+
+	setup || { check_err 1 "setup failed"; log_test "one bad TLV"; return; }
+	agent "$A" a0 "$TMP/a.ev" willing on
+	sleep 1
+	mac_b=$(mac_of "$B" b0)
+	f="0180c200000e${mac_b//:/}88cc020704${mac_b//:/}0405056574683006020078"
+	f+="fe140080c209$(printf '00%.0s' $(seq 16))"	# ETS Configuration, 20 octets (25)
+	f+="fe060080c20b0808"			# PFC: not willing, cap 8, priority 3
+	f+="0000"
+	ip netns exec "$B" "$FCTEST" raw b0 "$f" count 3 interval-us 300000
+	wait_for 6 a0_is_pfc3
+	check_err $? "a0 did not adopt the good PFC TLV: $(view "$A" a0); $(tail -1 "$TMP/a.ev")"
+	grep '"event":"bad-tlv"' "$TMP/a.ev" | grep -q "ETS Configuration: a TLV's length is wrong for its type"
+	check_err $? "no bad-tlv event naming the ETS Configuration TLV: $(grep bad-tlv "$TMP/a.ev" | head -1)"
+	check_eq "$(grep -c '"event":"bad-tlv"' "$TMP/a.ev")" 1 "bad-tlv events (named once, while it stays bad)"
+	[ "$(tail -1 "$TMP/a.ev" | jq '.counters.rx_bad_tlvs')" -ge 1 ] &&
+		[ "$(tail -1 "$TMP/a.ev" | jq '.counters.rx_malformed')" = 0 ]
+	check_err $? "counters: $(tail -1 "$TMP/a.ev" | jq -c .counters)"
+	stop_agents
+	log_test "a malformed ETS TLV costs only itself: the LLDPDU's PFC TLV is adopted"
+}
+a0_is_pfc3() { [ "$(view "$A" a0 | jq -c '.[0:2]')" = '["pfc",[3]]' ]; }
+
 no_dcbx_tlvs()
 {
 	local mac_b plain
 
 	setup || { check_err 1 "setup failed"; log_test "LLDPDUs without DCBX"; return; }
-	agent "$B" b0 "$TMP/b.ev" willing off
+	# The frames below leave from b0: its agent is told to let them be.
+	agent "$B" b0 "$TMP/b.ev" willing off other-agents ignore
 	agent "$A" a0 "$TMP/a.ev" willing on
 	wait_for 15 same_as_b0
 	check_err $? "a0 never adopted (precondition)"
@@ -236,6 +268,72 @@ no_dcbx_tlvs()
 	check_fail $? "a0 reverted (and flapped) on LLDPDUs without DCBX TLVs"
 	stop_agents
 	log_test "LLDPDUs without DCBX TLVs (another LLDP agent) change nothing"
+}
+
+# Another agent's LLDPDU leaving from b0 (lldpd's, say): b0's agent says so,
+# sends TTL 0 and exits 1, and a0 gets its own configuration back.
+other_agent_stops()
+{
+	local mac_b plain pid rc
+
+	setup || { check_err 1 "setup failed"; log_test "another agent"; return; }
+	ip netns exec "$B" flowctl -j dcbx dev b0 willing off interval 1 >"$TMP/b.ev" 2>"$TMP/b.err" &
+	pid=$!
+	agent "$A" a0 "$TMP/a.ev" willing on
+	wait_for 15 same_as_b0
+	check_err $? "a0 never adopted (precondition)"
+	mac_b=$(mac_of "$B" b0)
+	plain="0180c200000e${mac_b//:/}88cc020704${mac_b//:/}04050565746830060200780000"
+	ip netns exec "$B" "$FCTEST" raw b0 "$plain" count 1
+	wait_for 5 sh -c "! kill -0 $pid 2>/dev/null"
+	check_err $? "b0's agent still runs beside another LLDP agent on b0"
+	wait "$pid"
+	rc=$?
+	check_eq "$rc" 1 "b0's agent's exit status"
+	has_event "$TMP/b.ev" other-agent
+	check_err $? "no other-agent event: $(tail -1 "$TMP/b.ev")"
+	grep -q "another LLDP agent sends on b0" "$TMP/b.err"
+	check_err $? "b0's agent did not say why it stopped: $(cat "$TMP/b.err")"
+	wait_for 5 has_event "$TMP/a.ev" reverted
+	check_err $? "a0 did not get its own back (b0's TTL 0): $(tail -1 "$TMP/a.ev")"
+	stop_agents
+	log_test "another LLDP agent on the port: the agent stops (TTL 0) and says why"
+}
+
+# Both ends at interval 30: a0's adoption reaches b0 within about a second
+# (somethingChangedLocal), and a0 meets b0 with 802.1AB's fast start
+# (txFastInit 4 LLDPDUs a second apart), not one LLDPDU per 30 s.
+prompt_and_fast()
+{
+	local mac_a n ta tb d
+
+	setup || { check_err 1 "setup failed"; log_test "prompt and fast"; return; }
+	mac_a=$(mac_of "$A" a0)
+	ip netns exec "$B" tcpdump -i b0 -nn -l -e "ether proto 0x88cc and ether src $mac_a" \
+		>"$TMP/wire" 2>/dev/null &
+	AGENTS+=($!)
+	sleep 1
+	agent "$B" b0 "$TMP/b.ev" willing off interval 30
+	agent "$A" a0 "$TMP/a.ev" willing on interval 30
+	wait_for 10 last_state_is "$TMP/b.ev" agree
+	check_err $? "b0 did not see a0 agree within 10 s (interval 30): $(tail -1 "$TMP/b.ev")"
+	ta=$(grep '"event":"adopted"' "$TMP/a.ev" | head -1 | jq -r .time)
+	tb=$(grep '"event":"state"' "$TMP/b.ev" | grep '"pfc":"agree"' | head -1 | jq -r .time)
+	if [ -n "$ta" ] && [ -n "$tb" ]; then
+		d=$(echo "$(date -d "$tb" +%s.%N) - $(date -d "$ta" +%s.%N)" | bc)
+		log_info "a0 adopted at $ta; b0 saw agreement $d s later"
+		[ "$(echo "$d < 1.5" | bc)" = 1 ]
+		check_err $? "b0 saw a0's adoption $d s after it (not at once)"
+	else
+		check_err 1 "no adopted event on a0 or agree on b0"
+	fi
+	sleep 5
+	n=$(grep -c "LLDP" "$TMP/wire")
+	log_info "LLDPDUs from a0 on the wire in its first ~7 s: $n"
+	[ "$n" -ge 5 ]
+	check_err $? "a0 sent $n LLDPDUs in ~7 s at interval 30: no fast start (start, 4 fast, the change)"
+	stop_agents
+	log_test "802.1AB transmission: a change at once, fast start for a new neighbour (interval 30)"
 }
 
 # cpu_ticks PID: user + system time of PID, in clock ticks

@@ -43,6 +43,21 @@ const char *dcbx_strerror(enum dcbx_err e)
 	return "unknown";
 }
 
+const char *dcbx_feature_name(enum dcbx_feature f)
+{
+	switch (f) {
+	case DCBX_F_ETS_CFG:
+		return "ETS Configuration";
+	case DCBX_F_ETS_REC:
+		return "ETS Recommendation";
+	case DCBX_F_PFC:
+		return "PFC Configuration";
+	case DCBX_FEATURES:
+		break;
+	}
+	return "unknown";
+}
+
 bool dcbx_ets_valid(const struct dcbx_ets *e)
 {
 	unsigned int sum = 0, i;
@@ -166,11 +181,79 @@ static void ets_read(const uint8_t *v, struct dcbx_ets *e)
 	memcpy(e->tsa, v + 12, 8);
 }
 
+static void feature_bad(struct dcbx_lldpdu *d, enum dcbx_feature f,
+			enum dcbx_err e)
+{
+	if (d->bad & (1u << f))
+		return;
+	d->bad |= 1u << f;
+	d->bad_err[f] = (uint8_t)e;
+	switch (f) {
+	case DCBX_F_ETS_CFG:
+		d->have_ets_cfg = false;
+		memset(&d->ets_cfg, 0, sizeof(d->ets_cfg));
+		break;
+	case DCBX_F_ETS_REC:
+		d->have_ets_rec = false;
+		memset(&d->ets_rec, 0, sizeof(d->ets_rec));
+		break;
+	default:
+		d->have_pfc = false;
+		memset(&d->pfc, 0, sizeof(d->pfc));
+	}
+}
+
+/* One 802.1Qaz TLV (value v, tlen octets from the OUI): read, or marked bad. */
+static void dcbx_feature(struct dcbx_lldpdu *d, const uint8_t *v,
+			 unsigned int tlen, uint8_t *seen)
+{
+	enum dcbx_feature f = v[3] == DCBX_SUBTYPE_PFC ? DCBX_F_PFC :
+			      v[3] == DCBX_SUBTYPE_ETS_CFG ? DCBX_F_ETS_CFG :
+			      DCBX_F_ETS_REC;
+
+	/* 802.1Qaz: a second copy of a TLV voids both. */
+	if (*seen & (1u << f)) {
+		feature_bad(d, f, DCBX_DUPLICATE);
+		return;
+	}
+	*seen |= 1u << f;
+	if (tlen != (f == DCBX_F_PFC ? PFC_LEN : ETS_LEN)) {
+		feature_bad(d, f, DCBX_BAD_LENGTH);
+		return;
+	}
+	switch (f) {
+	case DCBX_F_PFC:
+		d->have_pfc = true;
+		d->pfc.willing = v[4] & 0x80;
+		d->pfc.mbc = v[4] & 0x40;
+		d->pfc.cap = v[4] & 0xf;
+		d->pfc.enable = v[5];
+		if (d->pfc.cap > 8)
+			feature_bad(d, f, DCBX_BAD_VALUE);
+		break;
+	case DCBX_F_ETS_CFG:
+		d->have_ets_cfg = true;
+		d->ets_cfg.willing = v[4] & 0x80;
+		d->ets_cfg.cbs = v[4] & 0x40;
+		d->ets_cfg.max_tcs = v[4] & 7;
+		ets_read(v + 5, &d->ets_cfg);
+		if (!dcbx_ets_valid(&d->ets_cfg))
+			feature_bad(d, f, DCBX_BAD_VALUE);
+		break;
+	default:
+		d->have_ets_rec = true;
+		ets_read(v + 5, &d->ets_rec);
+		if (!dcbx_ets_valid(&d->ets_rec))
+			feature_bad(d, f, DCBX_BAD_VALUE);
+	}
+}
+
 enum dcbx_err dcbx_parse(const uint8_t *frame, size_t len,
 			 struct dcbx_lldpdu *d)
 {
 	const uint8_t *p, *end = frame + len;
 	unsigned int n = 0;
+	uint8_t seen = 0;
 
 	memset(d, 0, sizeof(*d));
 	if (len < 14 || frame[12] != (LLDP_ETHERTYPE >> 8) ||
@@ -227,40 +310,7 @@ enum dcbx_err dcbx_parse(const uint8_t *frame, size_t len,
 				d->unknown_tlvs++;
 				break;
 			}
-			if (v[3] == DCBX_SUBTYPE_PFC) {
-				if (tlen != PFC_LEN)
-					return DCBX_BAD_LENGTH;
-				if (d->have_pfc)
-					return DCBX_DUPLICATE;
-				d->have_pfc = true;
-				d->pfc.willing = v[4] & 0x80;
-				d->pfc.mbc = v[4] & 0x40;
-				d->pfc.cap = v[4] & 0xf;
-				d->pfc.enable = v[5];
-				if (d->pfc.cap > 8)
-					return DCBX_BAD_VALUE;
-				break;
-			}
-			if (tlen != ETS_LEN)
-				return DCBX_BAD_LENGTH;
-			if (v[3] == DCBX_SUBTYPE_ETS_CFG) {
-				if (d->have_ets_cfg)
-					return DCBX_DUPLICATE;
-				d->have_ets_cfg = true;
-				d->ets_cfg.willing = v[4] & 0x80;
-				d->ets_cfg.cbs = v[4] & 0x40;
-				d->ets_cfg.max_tcs = v[4] & 7;
-				ets_read(v + 5, &d->ets_cfg);
-				if (!dcbx_ets_valid(&d->ets_cfg))
-					return DCBX_BAD_VALUE;
-			} else {
-				if (d->have_ets_rec)
-					return DCBX_DUPLICATE;
-				d->have_ets_rec = true;
-				ets_read(v + 5, &d->ets_rec);
-				if (!dcbx_ets_valid(&d->ets_rec))
-					return DCBX_BAD_VALUE;
-			}
+			dcbx_feature(d, v, tlen, &seen);
 			break;
 		default:
 			d->unknown_tlvs++;

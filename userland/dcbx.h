@@ -17,6 +17,9 @@
  *     three tables: 25 octets
  *   subtype 0x0B PFC Configuration: willing(1) MBC(1) reserved(2) PFC
  *     cap(4); enable (8 bits, bit n = priority n): 6 octets
+ * A malformed LLDPDU (802.1AB's TLVs out of order or cut short, no End) is
+ * refused whole; a malformed DCBX TLV (its length, a value out of range, a
+ * second copy) costs only its own feature (802.1Qaz: each TLV on its own).
  */
 #ifndef FLOWCTL_DCBX_H
 #define FLOWCTL_DCBX_H
@@ -57,6 +60,16 @@ struct dcbx_ets {
 	uint8_t tsa[8];		/* DCBX_TSA_* per traffic class */
 };
 
+/* The DCBX features, as bits of dcbx_lldpdu.bad. */
+enum dcbx_feature {
+	DCBX_F_ETS_CFG,
+	DCBX_F_ETS_REC,
+	DCBX_F_PFC,
+	DCBX_FEATURES,
+};
+
+const char *dcbx_feature_name(enum dcbx_feature f);
+
 /* What one LLDPDU says: identity, TTL and the DCBX TLVs it carried. */
 struct dcbx_lldpdu {
 	uint8_t chassis_subtype;
@@ -71,6 +84,8 @@ struct dcbx_lldpdu {
 	struct dcbx_ets ets_cfg;
 	struct dcbx_ets ets_rec;
 	unsigned int unknown_tlvs;	/* other TLVs, skipped */
+	uint8_t bad;			/* bit f: feature f's TLV malformed, ignored */
+	uint8_t bad_err[DCBX_FEATURES];	/* why: enum dcbx_err */
 };
 
 /* Why dcbx_parse() refused a frame (negative errno plus a reason). */
@@ -96,7 +111,10 @@ const char *dcbx_strerror(enum dcbx_err e);
 size_t dcbx_build(uint8_t *buf, size_t cap, const uint8_t sa[6],
 		  const struct dcbx_lldpdu *d);
 
-/* Read a frame (from its Ethernet header). */
+/*
+ * Read a frame (from its Ethernet header). DCBX_OK also when a DCBX TLV was
+ * malformed: that feature's have_* is false, its bit set in bad.
+ */
 enum dcbx_err dcbx_parse(const uint8_t *frame, size_t len,
 			 struct dcbx_lldpdu *d);
 

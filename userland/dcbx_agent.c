@@ -14,6 +14,7 @@
  * what only it can: PAUSE/PFC per frame, and ETS per packet.
  */
 #include <arpa/inet.h>
+#include <dirent.h>
 #include <errno.h>
 #include <linux/if_packet.h>
 #include <net/ethernet.h>
@@ -39,6 +40,7 @@ void usage_dcbx(FILE *f)
 	fprintf(f,
 		"Usage: flowctl [ -j ] dcbx dev DEV [ willing { on | off } ]\n"
 		"               [ interval SECONDS ] [ count N ]\n"
+		"               [ other-agents { refuse | ignore } ]\n"
 		"       flowctl dcbx help\n"
 		"Runs the DCBX agent of DEV (IEEE 802.1Qaz over LLDP) until SIGINT or\n"
 		"SIGTERM, or N events: sends DEV's PFC and ETS configuration every\n"
@@ -48,7 +50,12 @@ void usage_dcbx(FILE *f)
 		"(both willing: the end with the lower MAC adopts the other's); the port's\n"
 		"own comes back when the partner goes and when the agent stops.\n"
 		"willing off (default): keep the port's own; a partner that is not\n"
-		"willing either and differs is a mismatch.\n");
+		"willing either and differs is a mismatch.\n"
+		"other-agents refuse (default): do not start while lldpd or lldpad runs\n"
+		"in this network namespace, and stop (TTL 0, the port's own back) on an\n"
+		"LLDPDU another agent sends from DEV: two LLDP agents on a port are two\n"
+		"neighbours to the partner, which then turns DCBX off (802.1Qaz).\n"
+		"ignore: run anyway (lldpd told to leave DEV alone, say).\n");
 }
 
 static volatile sig_atomic_t dcbx_stop;
@@ -199,6 +206,7 @@ void fc_dcbx_event(struct fc_dcbx_agent *a, const char *what, const char *detail
 	print_u64(PRINT_ANY, "tx", " tx %s", a->tx);
 	print_u64(PRINT_ANY, "rx", " rx %s", a->rx);
 	print_u64(PRINT_ANY, "rx_malformed", " malformed %s", a->malformed);
+	print_u64(PRINT_ANY, "rx_bad_tlvs", " bad-tlvs %s", a->bad_tlvs);
 	print_u64(PRINT_ANY, "mismatches", " mismatches %s", a->mismatches);
 	print_u64(PRINT_ANY, "adoptions", " adoptions %s", a->adoptions);
 	close_json_object();
@@ -209,20 +217,15 @@ void fc_dcbx_event(struct fc_dcbx_agent *a, const char *what, const char *detail
 	a->events++;
 }
 
-static int send_lldpdu(struct fc_dcbx_agent *a, uint16_t ttl)
+/* The LLDPDU the port's configuration makes now, into buf: its length, or 0. */
+static size_t build_lldpdu(struct fc_dcbx_agent *a, uint16_t ttl, uint8_t *buf,
+			   size_t cap)
 {
 	struct dcbx_lldpdu d;
-	struct sockaddr_ll to = {
-		.sll_family = AF_PACKET,
-		.sll_protocol = htons(LLDP_ETHERTYPE),
-		.sll_halen = 6,
-	};
-	uint8_t buf[LLDP_MAX_FRAME];
 	struct view v;
-	size_t len;
 
 	if (read_port(a, &v))
-		return -1;
+		return 0;
 	memset(&d, 0, sizeof(d));
 	d.chassis_subtype = 4;			/* MAC address */
 	memcpy(d.chassis_id, a->mac, 6);
@@ -242,9 +245,17 @@ static int send_lldpdu(struct fc_dcbx_agent *a, uint16_t ttl)
 		view_to_tlvs(&a->admin, a->willing, &own_pfc, &d.ets_rec);
 	}
 	d.have_pfc = d.have_ets_cfg = d.have_ets_rec = true;
-	len = dcbx_build(buf, sizeof(buf), a->mac, &d);
-	if (!len)
-		return -1;
+	return dcbx_build(buf, cap, a->mac, &d);
+}
+
+static int xmit(struct fc_dcbx_agent *a, const uint8_t *buf, size_t len)
+{
+	struct sockaddr_ll to = {
+		.sll_family = AF_PACKET,
+		.sll_protocol = htons(LLDP_ETHERTYPE),
+		.sll_halen = 6,
+	};
+
 	to.sll_ifindex = (int)a->ifindex;
 	memcpy(to.sll_addr, lldp_nearest_bridge, 6);
 	if (sendto(a->fd, buf, len, 0, (struct sockaddr *)&to, sizeof(to)) < 0) {
@@ -253,6 +264,58 @@ static int send_lldpdu(struct fc_dcbx_agent *a, uint16_t ttl)
 	}
 	a->tx++;
 	return 0;
+}
+
+static int send_lldpdu(struct fc_dcbx_agent *a, uint16_t ttl)
+{
+	uint8_t buf[LLDP_MAX_FRAME];
+	size_t len = build_lldpdu(a, ttl, buf, sizeof(buf));
+
+	return len ? xmit(a, buf, len) : -1;
+}
+
+/*
+ * 802.1AB's transmit state machine (9.2.9, 9.2.7.7): an LLDPDU every
+ * interval; at once when what it says changes (somethingChangedLocal: our
+ * adoption, a set by someone else, seen within a second); txFastInit of
+ * them msgFastTx apart when a new neighbour appears; never more than
+ * txCreditMax in a burst, a credit back each second.
+ */
+#define TX_FAST_INIT	4
+#define TX_CREDIT_MAX	5
+#define MSG_FAST_TX_NS	1000000000ULL
+
+static void transmit(struct fc_dcbx_agent *a, uint16_t ttl, uint64_t t)
+{
+	uint8_t buf[LLDP_MAX_FRAME];
+	size_t len;
+	bool changed;
+
+	if (t >= a->next_tick) {
+		if (a->credit < TX_CREDIT_MAX)
+			a->credit++;
+		a->next_tick = t + MSG_FAST_TX_NS;
+	}
+	len = build_lldpdu(a, ttl, buf, sizeof(buf));
+	if (!len)
+		return;
+	changed = len != a->sent_len || memcmp(buf, a->sent, len);
+	if (t < a->next_tx && !changed && !a->tx_now)
+		return;
+	if (!a->credit) {
+		/* Held until the next credit (the next tick). */
+		a->tx_now = true;
+		return;
+	}
+	if (xmit(a, buf, len))
+		return;
+	a->credit--;
+	a->tx_now = false;
+	memcpy(a->sent, buf, len);
+	a->sent_len = len;
+	if (a->fast_left)
+		a->fast_left--;
+	a->next_tx = t + (a->fast_left ? MSG_FAST_TX_NS : a->interval_ns);
 }
 
 /* Decide with what we know now, apply or revert, report changes. */
@@ -334,8 +397,25 @@ static void receive(struct fc_dcbx_agent *a)
 
 	n = recvfrom(a->fd, buf, sizeof(buf), MSG_DONTWAIT,
 		     (struct sockaddr *)&from, &fl);
-	if (n <= 0 || from.sll_pkttype == PACKET_OUTGOING)
+	if (n <= 0)
 		return;
+	/* Our own sends never come back to this socket: an outgoing LLDPDU
+	 * here is another agent's, on our port.
+	 */
+	if (from.sll_pkttype == PACKET_OUTGOING) {
+		if (!a->ignore_others && n >= 14 && !memcmp(buf, lldp_nearest_bridge, 6) &&
+		    !a->other_agent) {
+			char detail[128], mac[24];
+
+			a->other_agent = true;
+			mac_str(mac, sizeof(mac), buf + 6);
+			snprintf(detail, sizeof(detail),
+				 "an LLDPDU from %s sent by another agent on this port: stopping",
+				 mac);
+			fc_dcbx_event(a, "other-agent", detail);
+		}
+		return;
+	}
 	e = dcbx_parse(buf, (size_t)n, &d);
 	if (e != DCBX_OK) {
 		a->malformed++;
@@ -347,7 +427,7 @@ static void receive(struct fc_dcbx_agent *a)
 	 * no DCBX TLV (lldpd's, say) says nothing about DCB.
 	 */
 	if (memcmp(buf, lldp_nearest_bridge, 6) ||
-	    (!d.have_pfc && !d.have_ets_cfg && !d.have_ets_rec && d.ttl))
+	    (!d.have_pfc && !d.have_ets_cfg && !d.have_ets_rec && !d.bad && d.ttl))
 		return;
 	/* 802.1Qaz: DCBX needs one neighbour; a second one while the first is
 	 * alive switches it off until only one is left.
@@ -369,6 +449,33 @@ static void receive(struct fc_dcbx_agent *a)
 		}
 		return;
 	}
+	/* A malformed DCBX TLV costs only its feature: counted, named when
+	 * the set of bad ones changes, the others used.
+	 */
+	if (d.bad) {
+		char detail[160];
+		size_t o = 0;
+		int f;
+
+		for (f = 0; f < DCBX_FEATURES; f++) {
+			if (!(d.bad & (1u << f)))
+				continue;
+			a->bad_tlvs++;
+			o += (size_t)snprintf(detail + o, sizeof(detail) - o, "%s%s: %s",
+					      o ? "; " : "",
+					      dcbx_feature_name((enum dcbx_feature)f),
+					      dcbx_strerror((enum dcbx_err)d.bad_err[f]));
+			if (o >= sizeof(detail))
+				o = sizeof(detail) - 1;
+		}
+		if (d.bad != a->last_bad)
+			fc_dcbx_event(a, "bad-tlv", detail);
+	}
+	a->last_bad = d.bad;
+	if (!a->have_peer || memcmp(a->peer_mac, buf + 6, 6)) {
+		a->fast_left = TX_FAST_INIT;
+		a->tx_now = true;
+	}
 	if (!a->have_peer || memcmp(a->peer_mac, buf + 6, 6) ||
 	    memcmp(&a->peer.pfc, &d.pfc, sizeof(d.pfc)) ||
 	    memcmp(&a->peer.ets_cfg, &d.ets_cfg, sizeof(d.ets_cfg)) ||
@@ -383,6 +490,59 @@ static void receive(struct fc_dcbx_agent *a)
 	reconsider(a);
 }
 
+/*
+ * lldpd or lldpad in our network namespace: its name and pid into who.
+ * Both send LLDPDUs on every port they manage (lldpd: all, by default).
+ */
+static bool other_agent(char *who, size_t len)
+{
+	static const char *const names[] = { "lldpd", "lldpad" };
+	char path[64], comm[32], ns[64], self[64];
+	struct dirent *e;
+	ssize_t n;
+	DIR *d;
+	bool found = false;
+
+	n = readlink("/proc/self/ns/net", self, sizeof(self) - 1);
+	d = opendir("/proc");
+	if (n <= 0 || !d) {
+		if (d)
+			closedir(d);
+		return false;
+	}
+	self[n] = '\0';
+	while (!found && (e = readdir(d))) {
+		FILE *f;
+		size_t i;
+
+		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%.16s/comm", e->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (!fgets(comm, sizeof(comm), f))
+			comm[0] = '\0';
+		fclose(f);
+		comm[strcspn(comm, "\n")] = '\0';
+		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+			if (strcmp(comm, names[i]))
+				continue;
+			snprintf(path, sizeof(path), "/proc/%.16s/ns/net", e->d_name);
+			n = readlink(path, ns, sizeof(ns) - 1);
+			if (n <= 0)
+				continue;
+			ns[n] = '\0';
+			if (!strcmp(ns, self)) {
+				snprintf(who, len, "%s (pid %.16s)", comm, e->d_name);
+				found = true;
+			}
+		}
+	}
+	closedir(d);
+	return found;
+}
+
 static int agent_open(struct fc_dcbx_agent *a)
 {
 	struct packet_mreq mr = { .mr_type = PACKET_MR_MULTICAST, .mr_alen = 6 };
@@ -390,9 +550,21 @@ static int agent_open(struct fc_dcbx_agent *a)
 				   .sll_protocol = htons(LLDP_ETHERTYPE) };
 	struct ifreq ifr;
 
+	char who[64];
+
 	a->ifindex = if_nametoindex(a->dev);
 	if (!a->ifindex) {
 		fprintf(stderr, "no such device %s\n", a->dev);
+		return EXIT_FAIL;
+	}
+	if (!a->ignore_others && other_agent(who, sizeof(who))) {
+		fprintf(stderr,
+			"Error: dcbx: %s runs in this network namespace and sends LLDPDUs on the\n"
+			"ports it manages: with flowctl's on %s the partner sees two neighbours and\n"
+			"turns DCBX off (802.1Qaz). Let one agent speak for %s: stop it (lldpad\n"
+			"negotiates DCBX itself on a flowctl port: Documentation/dcb.md), or keep it\n"
+			"off %s and run flowctl dcbx dev %s other-agents ignore.\n",
+			who, a->dev, a->dev, a->dev, a->dev);
 		return EXIT_FAIL;
 	}
 	a->fd = socket(AF_PACKET, SOCK_RAW, htons(LLDP_ETHERTYPE));
@@ -422,7 +594,7 @@ static int agent_open(struct fc_dcbx_agent *a)
 static int parse_args(int argc, char **argv, struct fc_dcbx_agent *a)
 {
 	static const char *const words[] = {
-		"dev", "willing", "interval", "count", "help", NULL,
+		"dev", "willing", "interval", "count", "help", "other-agents", NULL,
 	};
 	uint64_t v;
 	bool b;
@@ -439,7 +611,8 @@ static int parse_args(int argc, char **argv, struct fc_dcbx_agent *a)
 		if (argc < 2)
 			return missing_value(words[k], k == 0 ? "a device name" :
 					     k == 1 ? "on or off" : k == 2 ?
-					     "seconds 1..16383" : "a number of events");
+					     "seconds 1..16383" : k == 5 ?
+					     "refuse or ignore" : "a number of events");
 		switch (k) {
 		case 0:
 			if (fc_check_dev_name(argv[1]))
@@ -458,6 +631,15 @@ static int parse_args(int argc, char **argv, struct fc_dcbx_agent *a)
 			if (err)
 				return bad_value("interval", argv[1], err, "seconds 1..16383");
 			a->interval_ns = v;
+			break;
+		case 5:
+			if (matches(argv[1], "refuse"))
+				a->ignore_others = false;
+			else if (matches(argv[1], "ignore"))
+				a->ignore_others = true;
+			else
+				return bad_value("other-agents", argv[1], -EINVAL,
+						 "refuse or ignore");
 			break;
 		default:
 			err = parse_u64(argv[1], 1, UINT32_MAX, &v);
@@ -480,7 +662,6 @@ int cmd_dcbx(int argc, char **argv)
 	struct fc_dcbx_agent a;
 	sigset_t block, orig;
 	struct sigaction sa;
-	uint64_t next_tx;
 	uint16_t ttl;
 	int ret;
 
@@ -519,17 +700,18 @@ int cmd_dcbx(int argc, char **argv)
 	sigprocmask(SIG_BLOCK, &block, &orig);
 	dcbx_stop = 0;
 	fc_dcbx_event(&a, "start", a.willing ? "willing" : "not willing");
-	next_tx = now_ns();
+	a.credit = TX_CREDIT_MAX;
+	a.next_tx = a.next_tick = now_ns();
 	while (!dcbx_stop && (!a.count || a.events < a.count)) {
 		struct pollfd p = { .fd = a.fd, .events = POLLIN };
-		uint64_t t = now_ns(), wake = next_tx;
+		uint64_t t = now_ns(), wake;
 		struct timespec ts;
 
-		if (t >= next_tx) {
-			send_lldpdu(&a, ttl);
-			next_tx = t + a.interval_ns;
-			wake = next_tx;
-		}
+		transmit(&a, ttl, t);
+		/* next_tick is ahead; next_tx is not while a send waits for credit. */
+		wake = a.next_tick;
+		if (a.next_tx > t && a.next_tx < wake)
+			wake = a.next_tx;
 		if (a.have_peer && a.peer_expires <= t) {
 			a.have_peer = false;
 			fc_dcbx_event(&a, "partner-gone", "its TTL ran out");
@@ -545,6 +727,14 @@ int cmd_dcbx(int argc, char **argv)
 		if (ppoll(&p, 1, &ts, &orig) > 0) {
 			/* POLLERR (the link went down) is cleared by a read. */
 			receive(&a);
+			if (a.other_agent) {
+				fprintf(stderr,
+					"dcbx: another LLDP agent sends on %s (lldpd, lldpad?): the partner\n"
+					"sees two neighbours and turns DCBX off; stopping. Let one agent speak\n"
+					"for %s, or run with other-agents ignore.\n", a.dev, a.dev);
+				ret = EXIT_FAIL;
+				break;
+			}
 			if (if_nametoindex(a.dev) != a.ifindex) {
 				fprintf(stderr, "dcbx: %s is gone\n", a.dev);
 				ret = EXIT_FAIL;

@@ -21,6 +21,8 @@ struct fc_dcbx_agent {
 	unsigned int ifindex;
 	uint8_t mac[6];
 	bool willing;
+	bool ignore_others;	/* other-agents ignore */
+	bool other_agent;	/* another agent's LLDPDU left from our port */
 	uint64_t interval_ns, count, events;
 	int fd;
 	struct fc_nl nl;
@@ -34,7 +36,13 @@ struct fc_dcbx_agent {
 	uint64_t peer_expires;
 	uint64_t multi_until;	/* a second neighbour was heard until then */
 	enum dcbx_state pfc_state, ets_state;
-	uint64_t tx, rx, malformed, mismatches, adoptions;
+	uint64_t next_tx, next_tick;	/* the interval's (or fast) send; 1 s tick */
+	unsigned int credit, fast_left;	/* txCredit, txFast (802.1AB 9.2.5) */
+	bool tx_now;			/* a send is due whatever the timers say */
+	uint8_t sent[LLDP_MAX_FRAME];	/* the last LLDPDU sent */
+	size_t sent_len;
+	uint8_t last_bad;	/* the partner's bad TLVs last time (dcbx_lldpdu.bad) */
+	uint64_t tx, rx, malformed, bad_tlvs, mismatches, adoptions;
 };
 
 /* One event line (text, or a JSON object with -j): what happened, the

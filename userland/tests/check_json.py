@@ -292,7 +292,8 @@ def check_dcbx(out):
        j["ets"] == "mismatch" and j["partner"] == "02:00:00:00:00:0b" and
        j["partner_pfc_enable"] == 0x18 and is_rfc3339(j["time"]),
        "dcbx -j: event, states, partner, RFC 3339 time", j)
-    ok(j["counters"] == {"tx": 3, "rx": 2, "rx_malformed": 1, "mismatches": 1, "adoptions": 1},
+    ok(j["counters"] == {"tx": 3, "rx": 2, "rx_malformed": 1, "rx_bad_tlvs": 2, "mismatches": 1,
+                         "adoptions": 1},
        "dcbx -j: counters", j.get("counters"))
 
 

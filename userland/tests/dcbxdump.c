@@ -155,7 +155,12 @@ static int parse(const char *hex)
 		print_ets("ets_cfg", &d.ets_cfg, true);
 	if (d.have_ets_rec)
 		print_ets("ets_rec", &d.ets_rec, false);
-	printf("}\n");
+	printf(",\"bad\":{");
+	for (i = 0; i < DCBX_FEATURES; i++)
+		if (d.bad & (1u << i))
+			printf("%s\"%s\":%u", (d.bad & ((1u << i) - 1)) ? "," : "",
+			       dcbx_feature_name((enum dcbx_feature)i), d.bad_err[i]);
+	printf("}}\n");
 	return 0;
 }
 

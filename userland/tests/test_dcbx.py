@@ -7,7 +7,8 @@ usage: test_dcbx.py DCBXDUMP
 - the LLDPDUs dcbx_build() makes equal, byte for byte, those scapy's LLDP
   layers build with the 802.1Qaz TLVs filled in by hand;
 - LLDPDUs scapy builds parse with dcbx_parse() into the right fields, and
-  malformed ones are refused for the right reason;
+  malformed ones are refused for the right reason, and a malformed DCBX
+  TLV costs only its own feature;
 - tshark's LLDP dissector decodes our TLVs as the 802.1Qaz TLVs they claim
   to be: ETS Configuration, ETS Recommendation, PFC Configuration.
 
@@ -122,23 +123,34 @@ ok(p["result"] == 0 and p["unknown"] == 2 and p["pfc"]["enable"] == 8,
 p = parse(head() / LLDPDUEndOfLLDPDU())
 ok(p["result"] == 0 and "pfc" not in p and "ets_cfg" not in p, "parse: an LLDPDU without DCBX", p)
 
-# 3. Malformed LLDPDUs are refused for the right reason.
+# 3. Malformed LLDPDUs are refused for the right reason; a malformed DCBX
+# TLV costs only its own feature (802.1Qaz), the LLDPDU's others are kept.
 bad = [
     ("NOT_LLDP", bytes(Ether(dst="01:80:c2:00:00:0e", src=SA, type=0x0800) / (b"\x00" * 46))),
     ("BAD_ORDER", bytes(Ether(dst="01:80:c2:00:00:0e", src=SA) / LLDPDUPortID(subtype=5, id=b"eth0") /
                         LLDPDUChassisID(subtype=4, id=SAB) / LLDPDUTimeToLive(ttl=120) / LLDPDUEndOfLLDPDU())),
-    ("BAD_LENGTH", bytes(head() / Org(org_code=OUI, subtype=0x0b, data=b"\x88") / LLDPDUEndOfLLDPDU())),
-    ("BAD_LENGTH", bytes(head() / Org(org_code=OUI, subtype=0x09, data=b"\x00" * 20) / LLDPDUEndOfLLDPDU())),
-    ("DUPLICATE", bytes(head() / pfc_tlv(1, 0, 8, 8) / pfc_tlv(1, 0, 8, 16) / LLDPDUEndOfLLDPDU())),
-    ("BAD_VALUE", bytes(head() / etscfg_tlv(0, 0, 0, PTC, [30, 50, 10, 0, 0, 0, 0, 0], TSA) / LLDPDUEndOfLLDPDU())),
-    ("BAD_VALUE", bytes(head() / etscfg_tlv(0, 0, 0, [9, 0, 0, 0, 0, 0, 0, 0], BW, TSA) / LLDPDUEndOfLLDPDU())),
-    ("BAD_VALUE", bytes(head() / pfc_tlv(0, 0, 9, 8) / LLDPDUEndOfLLDPDU())),
 ]
 codes = {"NOT_LLDP": 1, "TRUNCATED": 2, "BAD_ORDER": 3, "BAD_LENGTH": 4, "NO_END": 5,
          "DUPLICATE": 6, "BAD_VALUE": 7}
 for want, frame in bad:
     p = parse(frame)
     ok(p["result"] == codes[want], f"malformed: {want} ({p['reason']})", p)
+GOOD_PFC = pfc_tlv(0, 0, 8, 8)
+GOOD_ETS = etscfg_tlv(0, 0, 0, PTC, BW, TSA)
+one_bad = [
+    ("PFC Configuration", "BAD_LENGTH", Org(org_code=OUI, subtype=0x0b, data=b"\x88"), GOOD_ETS),
+    ("ETS Configuration", "BAD_LENGTH", Org(org_code=OUI, subtype=0x09, data=b"\x00" * 20), GOOD_PFC),
+    ("PFC Configuration", "DUPLICATE", pfc_tlv(1, 0, 8, 8) / pfc_tlv(1, 0, 8, 16), GOOD_ETS),
+    ("ETS Configuration", "BAD_VALUE", etscfg_tlv(0, 0, 0, PTC, [30, 50, 10, 0, 0, 0, 0, 0], TSA), GOOD_PFC),
+    ("ETS Configuration", "BAD_VALUE", etscfg_tlv(0, 0, 0, [9, 0, 0, 0, 0, 0, 0, 0], BW, TSA), GOOD_PFC),
+    ("PFC Configuration", "BAD_VALUE", pfc_tlv(0, 0, 9, 8), GOOD_ETS),
+]
+for feature, want, tlv, other in one_bad:
+    p = parse(bytes(head() / tlv / other / LLDPDUEndOfLLDPDU()))
+    kept = "ets_cfg" if feature.startswith("PFC") else "pfc"
+    gone = "pfc" if feature.startswith("PFC") else "ets_cfg"
+    ok(p["result"] == 0 and p["bad"] == {feature: codes[want]} and kept in p and gone not in p,
+       f"one bad TLV: {feature} {want} is ignored, the LLDPDU's {kept} kept", p)
 good = bytes(head() / pfc_tlv(1, 0, 8, 8) / LLDPDUEndOfLLDPDU())
 p = parse(good[:14 + 2 + 7 + 2 + 5 + 2 + 1])
 ok(p["result"] == codes["TRUNCATED"], f"malformed: a TTL TLV cut short ({p['reason']})", p)

@@ -591,6 +591,7 @@ static void test_json(const char *dir)
 		ag.tx = 3;
 		ag.rx = 2;
 		ag.malformed = 1;
+		ag.bad_tlvs = 2;
 		ag.mismatches = 1;
 		ag.adoptions = 1;
 		f = open_memstream(&sm, &sn);
