@@ -10,7 +10,8 @@
 # willing, the lower MAC adopts (as lldpad); LLDPDUs without DCBX TLVs
 # change nothing; another LLDP agent sending from the agent's port stops it;
 # a change is advertised at once and a new neighbour gets 802.1AB's fast
-# start, whatever the interval; a port that goes down does not make the
+# start, whatever the interval; the APP TLV carries the DSCP map (dcb app),
+# which a willing end takes; a port that goes down does not make the
 # agent spin; the agent works on a bridge port (a bridge never forwards
 # LLDP).
 #
@@ -20,9 +21,9 @@
 #   | dcbx willing on  |        | ets 0:40,3:60, unwilling |
 #   +------------------+        +--------------------------+
 
-ALL_TESTS="willing_adopts shutdown_reverts ttl_expiry_reverts mismatch_reported malformed_counted bad_tlv_costs_itself both_willing no_dcbx_tlvs other_agent_stops prompt_and_fast link_down bridge_port"
+ALL_TESTS="willing_adopts shutdown_reverts ttl_expiry_reverts mismatch_reported malformed_counted bad_tlv_costs_itself app_adopted both_willing no_dcbx_tlvs other_agent_stops prompt_and_fast link_down bridge_port"
 source "$(dirname "$0")/lib.sh"
-require_cmd jq tc tcpdump bc
+require_cmd jq tc tcpdump bc dcb
 # "Not before the TTL" compares the agent's clock with a sleep: on the
 # debug kernel the partner's last LLDPDU can be seconds older than its kill.
 RETRY_TIMING=1
@@ -246,6 +247,31 @@ bad_tlv_costs_itself()
 	log_test "a malformed ETS TLV costs only itself: the LLDPDU's PFC TLV is adopted"
 }
 a0_is_pfc3() { [ "$(view "$A" a0 | jq -c '.[0:2]')" = '["pfc",[3]]' ]; }
+
+# b0's APP table (dcb app add dscp-prio 26:3, 46:5) travels in its APP TLV:
+# willing a0 takes it (flowctl's map and the kernel's APP table, as dcb app
+# show reads it), and has its own (empty) back when b0 leaves.
+app_adopted()
+{
+	setup || { check_err 1 "setup failed"; log_test "APP TLV"; return; }
+	ip netns exec "$B" dcb app add dev b0 dscp-prio 26:3 46:5
+	check_err $? "dcb app add on b0"
+	agent "$B" b0 "$TMP/b.ev" willing off
+	agent "$A" a0 "$TMP/a.ev" willing on
+	wait_for 15 a0_map_is '[[26,3],[46,5]]'
+	check_err $? "a0 did not take b0's DSCP map: $(fc "$A" -j show dev a0 | jq -c '.[0].dscp_prio')"
+	check_eq "$(ip netns exec "$A" dcb -j app show dev a0 | jq -c '.dscp_prio')" '[[26,3],[46,5]]' \
+		"dcb app show dev a0 after the adoption"
+	wait_for 4 last_app_is "$TMP/b.ev" agree
+	check_err $? "b0's agent does not see the APP tables agree: $(tail -1 "$TMP/b.ev")"
+	stop_agents
+	wait_for 5 a0_map_is '[]'
+	check_err $? "a0's map after b0 left: $(fc "$A" -j show dev a0 | jq -c '.[0].dscp_prio')"
+	ip netns exec "$B" dcb app del dev b0 dscp-prio 26:3 46:5
+	log_test "the APP TLV: a willing end takes its partner's DSCP map (dcb app), and gives it back"
+}
+a0_map_is() { [ "$(fc "$A" -j show dev a0 | jq -c '.[0].dscp_prio // []')" = "$1" ]; }
+last_app_is() { [ "$(tail -1 "$1" | jq -r .app)" = "$2" ]; }
 
 no_dcbx_tlvs()
 {

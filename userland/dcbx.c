@@ -19,6 +19,7 @@ static const uint8_t oui_8021[3] = { 0x00, 0x80, 0xc2 };
 
 #define ETS_LEN		25	/* OUI, subtype, flags, 4 + 8 + 8 */
 #define PFC_LEN		6	/* OUI, subtype, flags, enable */
+#define APP_LEN(n)	(5 + 3 * (n))	/* OUI, subtype, reserved, entries */
 
 const char *dcbx_strerror(enum dcbx_err e)
 {
@@ -52,6 +53,8 @@ const char *dcbx_feature_name(enum dcbx_feature f)
 		return "ETS Recommendation";
 	case DCBX_F_PFC:
 		return "PFC Configuration";
+	case DCBX_F_APP:
+		return "Application Priority";
 	case DCBX_FEATURES:
 		break;
 	}
@@ -109,7 +112,8 @@ size_t dcbx_build(uint8_t *buf, size_t cap, const uint8_t sa[6],
 		return 0;
 	if ((d->have_ets_cfg && !dcbx_ets_valid(&d->ets_cfg)) ||
 	    (d->have_ets_rec && !dcbx_ets_valid(&d->ets_rec)) ||
-	    (d->have_pfc && d->pfc.cap > 8))
+	    (d->have_pfc && d->pfc.cap > 8) ||
+	    (d->have_app && d->app.n > DCBX_APP_MAX))
 		return 0;
 	memcpy(p, lldp_nearest_bridge, 6);
 	memcpy(p + 6, sa, 6);
@@ -158,6 +162,23 @@ size_t dcbx_build(uint8_t *buf, size_t cap, const uint8_t sa[6],
 		if (!put_tlv(&p, end, TLV_ORG, v, PFC_LEN))
 			return 0;
 	}
+	if (d->have_app) {
+		uint8_t a[APP_LEN(DCBX_APP_MAX)];
+		unsigned int i;
+
+		memcpy(a, oui_8021, 3);
+		a[3] = DCBX_SUBTYPE_APP;
+		a[4] = 0;
+		for (i = 0; i < d->app.n; i++) {
+			const struct dcbx_app_entry *e = &d->app.e[i];
+
+			a[5 + 3 * i] = (uint8_t)((e->prio & 7) << 5 | (e->sel & 7));
+			a[6 + 3 * i] = (uint8_t)(e->proto >> 8);
+			a[7 + 3 * i] = (uint8_t)e->proto;
+		}
+		if (!put_tlv(&p, end, TLV_ORG, a, APP_LEN(d->app.n)))
+			return 0;
+	}
 	if (!put_tlv(&p, end, TLV_END, NULL, 0))
 		return 0;
 	/* Pad to Ethernet's 60-byte minimum (without the FCS). */
@@ -197,6 +218,10 @@ static void feature_bad(struct dcbx_lldpdu *d, enum dcbx_feature f,
 		d->have_ets_rec = false;
 		memset(&d->ets_rec, 0, sizeof(d->ets_rec));
 		break;
+	case DCBX_F_APP:
+		d->have_app = false;
+		memset(&d->app, 0, sizeof(d->app));
+		break;
 	default:
 		d->have_pfc = false;
 		memset(&d->pfc, 0, sizeof(d->pfc));
@@ -209,7 +234,9 @@ static void dcbx_feature(struct dcbx_lldpdu *d, const uint8_t *v,
 {
 	enum dcbx_feature f = v[3] == DCBX_SUBTYPE_PFC ? DCBX_F_PFC :
 			      v[3] == DCBX_SUBTYPE_ETS_CFG ? DCBX_F_ETS_CFG :
+			      v[3] == DCBX_SUBTYPE_APP ? DCBX_F_APP :
 			      DCBX_F_ETS_REC;
+	unsigned int i;
 
 	/* 802.1Qaz: a second copy of a TLV voids both. */
 	if (*seen & (1u << f)) {
@@ -217,6 +244,28 @@ static void dcbx_feature(struct dcbx_lldpdu *d, const uint8_t *v,
 		return;
 	}
 	*seen |= 1u << f;
+	if (f == DCBX_F_APP) {
+		if (tlen < APP_LEN(0) || (tlen - APP_LEN(0)) % 3) {
+			feature_bad(d, f, DCBX_BAD_LENGTH);
+			return;
+		}
+		d->have_app = true;
+		d->app.n = (tlen - APP_LEN(0)) / 3;
+		for (i = 0; i < d->app.n; i++) {
+			struct dcbx_app_entry *e = &d->app.e[i];
+			const uint8_t *x = v + APP_LEN(0) + 3 * i;
+
+			e->prio = x[0] >> 5;
+			e->sel = x[0] & 7;
+			e->proto = (uint16_t)(x[1] << 8 | x[2]);
+			/* Selector 0 is reserved; a DSCP is 6 bits. */
+			if (!e->sel || (e->sel == DCBX_APP_SEL_DSCP && e->proto > 63)) {
+				feature_bad(d, f, DCBX_BAD_VALUE);
+				return;
+			}
+		}
+		return;
+	}
 	if (tlen != (f == DCBX_F_PFC ? PFC_LEN : ETS_LEN)) {
 		feature_bad(d, f, DCBX_BAD_LENGTH);
 		return;
@@ -306,7 +355,8 @@ enum dcbx_err dcbx_parse(const uint8_t *frame, size_t len,
 			if (memcmp(v, oui_8021, 3) ||
 			    (v[3] != DCBX_SUBTYPE_ETS_CFG &&
 			     v[3] != DCBX_SUBTYPE_ETS_REC &&
-			     v[3] != DCBX_SUBTYPE_PFC)) {
+			     v[3] != DCBX_SUBTYPE_PFC &&
+			     v[3] != DCBX_SUBTYPE_APP)) {
 				d->unknown_tlvs++;
 				break;
 			}
@@ -396,4 +446,48 @@ enum dcbx_state dcbx_ets_decide(const struct dcbx_ets *local,
 	if (ets_same(local, &remote->ets_cfg))
 		return DCBX_AGREE;
 	return remote->ets_cfg.willing ? DCBX_PARTNER_ADOPTS : DCBX_OWN;
+}
+
+void dcbx_app_to_dscp(const struct dcbx_app *app, uint8_t map[64])
+{
+	unsigned int i;
+
+	memset(map, 0, 64);
+	for (i = 0; i < app->n && i < DCBX_APP_MAX; i++)
+		if (app->e[i].sel == DCBX_APP_SEL_DSCP && app->e[i].proto < 64)
+			map[app->e[i].proto] |= (uint8_t)(1u << (app->e[i].prio & 7));
+}
+
+unsigned int dcbx_dscp_to_app(const uint8_t map[64], struct dcbx_app *app)
+{
+	unsigned int d, prio;
+
+	app->n = 0;
+	for (d = 0; d < 64; d++)
+		for (prio = 0; prio < 8; prio++) {
+			if (!(map[d] & (1u << prio)) || app->n == DCBX_APP_MAX)
+				continue;
+			app->e[app->n].prio = (uint8_t)prio;
+			app->e[app->n].sel = DCBX_APP_SEL_DSCP;
+			app->e[app->n].proto = (uint16_t)d;
+			app->n++;
+		}
+	return app->n;
+}
+
+enum dcbx_state dcbx_app_decide(const uint8_t local[64], bool willing,
+				const struct dcbx_lldpdu *remote, uint8_t use[64])
+{
+	uint8_t theirs[64];
+
+	memcpy(use, local, 64);
+	if (!remote || !remote->have_app)
+		return DCBX_NO_PARTNER;
+	dcbx_app_to_dscp(&remote->app, theirs);
+	if (!memcmp(theirs, local, 64))
+		return DCBX_AGREE;
+	if (!willing)
+		return DCBX_OWN;
+	memcpy(use, theirs, 64);
+	return DCBX_ADOPTED;
 }

@@ -17,6 +17,9 @@
  *     three tables: 25 octets
  *   subtype 0x0B PFC Configuration: willing(1) MBC(1) reserved(2) PFC
  *     cap(4); enable (8 bits, bit n = priority n): 6 octets
+ *   subtype 0x0C Application Priority: reserved (1 byte), then 3 octets
+ *     an entry: priority(3) reserved(2) selector(3), protocol (16 bits;
+ *     selector 5 = DSCP, 802.1Qcd): 5 + 3N octets
  * A malformed LLDPDU (802.1AB's TLVs out of order or cut short, no End) is
  * refused whole; a malformed DCBX TLV (its length, a value out of range, a
  * second copy) costs only its own feature (802.1Qaz: each TLV on its own).
@@ -35,6 +38,10 @@
 #define DCBX_SUBTYPE_ETS_CFG	0x09
 #define DCBX_SUBTYPE_ETS_REC	0x0a
 #define DCBX_SUBTYPE_PFC	0x0b
+#define DCBX_SUBTYPE_APP	0x0c
+
+#define DCBX_APP_SEL_DSCP	5	/* the protocol is a DSCP, 0..63 */
+#define DCBX_APP_MAX		168	/* (511 - 5) / 3 entries in a TLV */
 
 /* Transmission selection algorithms (802.1Q table 8-6). */
 #define DCBX_TSA_STRICT		0
@@ -60,11 +67,24 @@ struct dcbx_ets {
 	uint8_t tsa[8];		/* DCBX_TSA_* per traffic class */
 };
 
+struct dcbx_app_entry {
+	uint8_t prio;		/* 0..7 */
+	uint8_t sel;		/* 1..7; DCBX_APP_SEL_DSCP */
+	uint16_t proto;		/* EtherType, port, or DSCP */
+};
+
+/* The Application Priority table (APP TLV). */
+struct dcbx_app {
+	unsigned int n;
+	struct dcbx_app_entry e[DCBX_APP_MAX];
+};
+
 /* The DCBX features, as bits of dcbx_lldpdu.bad. */
 enum dcbx_feature {
 	DCBX_F_ETS_CFG,
 	DCBX_F_ETS_REC,
 	DCBX_F_PFC,
+	DCBX_F_APP,
 	DCBX_FEATURES,
 };
 
@@ -79,10 +99,11 @@ struct dcbx_lldpdu {
 	uint8_t port_id[255];
 	uint8_t port_len;
 	uint16_t ttl;		/* 0: the partner is leaving (shutdown) */
-	bool have_pfc, have_ets_cfg, have_ets_rec;
+	bool have_pfc, have_ets_cfg, have_ets_rec, have_app;
 	struct dcbx_pfc pfc;
 	struct dcbx_ets ets_cfg;
 	struct dcbx_ets ets_rec;
+	struct dcbx_app app;
 	unsigned int unknown_tlvs;	/* other TLVs, skipped */
 	uint8_t bad;			/* bit f: feature f's TLV malformed, ignored */
 	uint8_t bad_err[DCBX_FEATURES];	/* why: enum dcbx_err */
@@ -164,5 +185,21 @@ enum dcbx_state dcbx_pfc_decide(const struct dcbx_pfc *local,
 enum dcbx_state dcbx_ets_decide(const struct dcbx_ets *local,
 				const struct dcbx_lldpdu *remote, int mac_cmp,
 				struct dcbx_ets *use);
+
+/*
+ * The APP table's DSCP entries as a map (byte d: the priorities, bit n, of
+ * DSCP d; other selectors are not flowctl's) and back. Returns the entries
+ * written (at most DCBX_APP_MAX).
+ */
+void dcbx_app_to_dscp(const struct dcbx_app *app, uint8_t map[64]);
+unsigned int dcbx_dscp_to_app(const uint8_t map[64], struct dcbx_app *app);
+
+/*
+ * APP is asymmetric, as ETS: a willing end takes the DSCP map of the
+ * partner's APP TLV whenever it sent one (an empty table too); otherwise
+ * the maps are compared (agree, or own). *use gets the map in force.
+ */
+enum dcbx_state dcbx_app_decide(const uint8_t local[64], bool willing,
+				const struct dcbx_lldpdu *remote, uint8_t use[64]);
 
 #endif

@@ -45,7 +45,8 @@ void usage_dcbx(FILE *f)
 		"Runs the DCBX agent of DEV (IEEE 802.1Qaz over LLDP) until SIGINT or\n"
 		"SIGTERM, or N events: sends DEV's PFC and ETS configuration every\n"
 		"interval (default 30 s, TTL 4 x interval), reads the partner's, and\n"
-		"prints an event line for each change (-j: JSON lines).\n"
+		"prints an event line for each change (-j: JSON lines). The PFC, ETS and\n"
+		"APP TLVs carry pfc-prios, prio-tc and ets, and the DSCP map (dcb app).\n"
 		"willing on: use the partner's configuration when it is not willing\n"
 		"(both willing: the end with the lower MAC adopts the other's); the port's\n"
 		"own comes back when the partner goes and when the agent stops.\n"
@@ -88,8 +89,10 @@ static int read_port(struct fc_dcbx_agent *a, struct view *v)
 	d = &l.dev[0];
 	v->mode = (uint8_t)d->v[FLOWCTL_A_DEV_MODE];
 	v->pfc_prios = (uint8_t)d->v[FLOWCTL_A_DEV_PFC_PRIOS];
+	v->trust = (uint8_t)d->v[FLOWCTL_A_DEV_TRUST];
 	v->prio_tc = (uint32_t)d->v[FLOWCTL_A_DEV_PRIO_TC];
 	v->tc_bw = d->v[FLOWCTL_A_DEV_TC_BW];
+	memcpy(v->dscp, d->dscp_prios, sizeof(v->dscp));
 	fc_dev_list_free(&l);
 	return 0;
 }
@@ -97,7 +100,9 @@ static int read_port(struct fc_dcbx_agent *a, struct view *v)
 static bool same_view(const struct view *x, const struct view *y)
 {
 	return x->mode == y->mode && x->pfc_prios == y->pfc_prios &&
-	       x->prio_tc == y->prio_tc && x->tc_bw == y->tc_bw;
+	       x->trust == y->trust &&
+	       x->prio_tc == y->prio_tc && x->tc_bw == y->tc_bw &&
+	       !memcmp(x->dscp, y->dscp, sizeof(x->dscp));
 }
 
 static void view_to_tlvs(const struct view *v, bool willing,
@@ -116,6 +121,16 @@ static void view_to_tlvs(const struct view *v, bool willing,
 		ets->tc_bw[i] = (uint8_t)(v->tc_bw >> (8 * i));
 		ets->tsa[i] = ets->tc_bw[i] ? DCBX_TSA_ETS : DCBX_TSA_STRICT;
 	}
+}
+
+static bool map_any(const uint8_t map[64])
+{
+	int i;
+
+	for (i = 0; i < 64; i++)
+		if (map[i])
+			return true;
+	return false;
 }
 
 /* A partner's tables as flowctl's: ETS classes keep their shares, scaled to 100. */
@@ -159,13 +174,16 @@ static int apply(struct fc_dcbx_agent *a, const struct view *v)
 	memset(&r, 0, sizeof(r));
 	r.dev = a->dev;
 	r.have = 1u << FLOWCTL_A_DEV_MODE | 1u << FLOWCTL_A_DEV_PFC_PRIOS |
-		 1u << FLOWCTL_A_DEV_PRIO_TC | 1u << FLOWCTL_A_DEV_TC_BW;
+		 1u << FLOWCTL_A_DEV_PRIO_TC | 1u << FLOWCTL_A_DEV_TC_BW |
+		 1u << FLOWCTL_A_DEV_TRUST;
+	r.v[FLOWCTL_A_DEV_TRUST] = v->trust;
 	r.v[FLOWCTL_A_DEV_MODE] = v->mode;
 	r.v[FLOWCTL_A_DEV_PFC_PRIOS] = v->pfc_prios;
 	r.v[FLOWCTL_A_DEV_PRIO_TC] = v->prio_tc;
 	r.v[FLOWCTL_A_DEV_TC_BW] = v->tc_bw;
 	nlh = fc_nl_req(&a->nl, FLOWCTL_CMD_DEV_SET, NLM_F_ACK);
 	fc_set_build(nlh, &r);
+	mnl_attr_put(nlh, FLOWCTL_A_DEV_DSCP_PRIOS, sizeof(v->dscp), v->dscp);
 	err = fc_nl_talk(&a->nl, nlh, NULL, NULL);
 	if (err)
 		fc_nl_perror(&a->nl, err, a->dev, "dcbx", false);
@@ -190,6 +208,7 @@ void fc_dcbx_event(struct fc_dcbx_agent *a, const char *what, const char *detail
 		print_string(PRINT_ANY, "detail", ": %s", detail);
 	print_string(PRINT_ANY, "pfc", " pfc %s", dcbx_state_name(a->pfc_state));
 	print_string(PRINT_ANY, "ets", " ets %s", dcbx_state_name(a->ets_state));
+	print_string(PRINT_ANY, "app", " app %s", dcbx_state_name(a->app_state));
 	if (a->have_peer) {
 		mac_str(mac, sizeof(mac), a->peer_mac);
 		print_string(PRINT_ANY, "partner", " partner %s", mac);
@@ -244,7 +263,8 @@ static size_t build_lldpdu(struct fc_dcbx_agent *a, uint16_t ttl, uint8_t *buf,
 
 		view_to_tlvs(&a->admin, a->willing, &own_pfc, &d.ets_rec);
 	}
-	d.have_pfc = d.have_ets_cfg = d.have_ets_rec = true;
+	dcbx_dscp_to_app(v.dscp, &d.app);
+	d.have_pfc = d.have_ets_cfg = d.have_ets_rec = d.have_app = true;
 	return dcbx_build(buf, cap, a->mac, &d);
 }
 
@@ -321,7 +341,8 @@ static void transmit(struct fc_dcbx_agent *a, uint16_t ttl, uint64_t t)
 /* Decide with what we know now, apply or revert, report changes. */
 static void reconsider(struct fc_dcbx_agent *a)
 {
-	enum dcbx_state ps, es;
+	enum dcbx_state ps, es, as;
+	uint8_t ua[64];
 	struct dcbx_pfc lp, up;
 	struct dcbx_ets le, ue;
 	struct view cur, want;
@@ -341,8 +362,13 @@ static void reconsider(struct fc_dcbx_agent *a)
 	ps = dcbx_pfc_decide(&lp, peer && a->peer.have_pfc ? &a->peer.pfc : NULL,
 			     cmp, &up);
 	es = dcbx_ets_decide(&le, peer ? &a->peer : NULL, cmp, &ue);
-	if (ps == DCBX_ADOPTED || es == DCBX_ADOPTED) {
+	as = dcbx_app_decide(a->admin.dscp, a->willing, peer ? &a->peer : NULL, ua);
+	if (ps == DCBX_ADOPTED || es == DCBX_ADOPTED || as == DCBX_ADOPTED) {
 		tlvs_to_view(&up, &ue, &want);
+		/* A DSCP map taken from the partner classifies by DSCP. */
+		memcpy(want.dscp, ua, sizeof(want.dscp));
+		want.trust = as == DCBX_ADOPTED && map_any(ua) ?
+			     FLOWCTL_TRUST_DSCP : a->admin.trust;
 		/* PFC on no priority says nothing about link-level PAUSE
 		 * (802.3's business, not DCBX's): a port in pause mode stays so.
 		 */
@@ -365,6 +391,7 @@ static void reconsider(struct fc_dcbx_agent *a)
 			a->adopted = true;
 			a->pfc_state = ps;
 			a->ets_state = es;
+			a->app_state = as;
 			fc_dcbx_event(a, "adopted", "the partner's configuration applied");
 		}
 	} else if (a->adopted) {
@@ -372,16 +399,18 @@ static void reconsider(struct fc_dcbx_agent *a)
 			a->adopted = false;
 			a->pfc_state = ps;
 			a->ets_state = es;
+			a->app_state = as;
 			fc_dcbx_event(a, "reverted", "the port's own configuration back");
 		}
 	}
-	if (ps != a->pfc_state || es != a->ets_state) {
+	if (ps != a->pfc_state || es != a->ets_state || as != a->app_state) {
 		bool mismatch = ps == DCBX_MISMATCH && a->pfc_state != DCBX_MISMATCH;
 
 		if (mismatch)
 			a->mismatches++;
 		a->pfc_state = ps;
 		a->ets_state = es;
+		a->app_state = as;
 		fc_dcbx_event(a, mismatch ? "mismatch" : "state", NULL);
 	}
 }
@@ -427,7 +456,8 @@ static void receive(struct fc_dcbx_agent *a)
 	 * no DCBX TLV (lldpd's, say) says nothing about DCB.
 	 */
 	if (memcmp(buf, lldp_nearest_bridge, 6) ||
-	    (!d.have_pfc && !d.have_ets_cfg && !d.have_ets_rec && !d.bad && d.ttl))
+	    (!d.have_pfc && !d.have_ets_cfg && !d.have_ets_rec && !d.have_app &&
+	     !d.bad && d.ttl))
 		return;
 	/* 802.1Qaz: DCBX needs one neighbour; a second one while the first is
 	 * alive switches it off until only one is left.
@@ -480,6 +510,8 @@ static void receive(struct fc_dcbx_agent *a)
 	    memcmp(&a->peer.pfc, &d.pfc, sizeof(d.pfc)) ||
 	    memcmp(&a->peer.ets_cfg, &d.ets_cfg, sizeof(d.ets_cfg)) ||
 	    memcmp(&a->peer.ets_rec, &d.ets_rec, sizeof(d.ets_rec)) ||
+	    a->peer.have_app != d.have_app ||
+	    memcmp(&a->peer.app, &d.app, sizeof(d.app)) ||
 	    a->peer.have_pfc != d.have_pfc) {
 		a->peer = d;
 		memcpy(a->peer_mac, buf + 6, 6);

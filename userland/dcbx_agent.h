@@ -11,9 +11,10 @@
 
 /* The part of a port's configuration DCBX speaks for. */
 struct view {
-	uint8_t mode, pfc_prios;
+	uint8_t mode, pfc_prios, trust;
 	uint32_t prio_tc;
 	uint64_t tc_bw;		/* packed: byte n = class n */
+	uint8_t dscp[64];	/* the APP table's DSCP map (FLOWCTL_A_DEV_DSCP_PRIOS) */
 };
 
 struct fc_dcbx_agent {
@@ -35,7 +36,7 @@ struct fc_dcbx_agent {
 	bool have_peer;
 	uint64_t peer_expires;
 	uint64_t multi_until;	/* a second neighbour was heard until then */
-	enum dcbx_state pfc_state, ets_state;
+	enum dcbx_state pfc_state, ets_state, app_state;
 	uint64_t next_tx, next_tick;	/* the interval's (or fast) send; 1 s tick */
 	unsigned int credit, fast_left;	/* txCredit, txFast (802.1AB 9.2.5) */
 	bool tx_now;			/* a send is due whatever the timers say */

@@ -5,6 +5,7 @@
  *
  *   dcbxdump build [sa=MAC] [ttl=N] [pfc=W:MBC:CAP:ENABLE]
  *                  [etscfg=W:CBS:MAX:PRIOTC:BW:TSA] [etsrec=PRIOTC:BW:TSA]
+ *                  [app=[PRIO:SEL:PROTO[,PRIO:SEL:PROTO...]]]
  *       the frame as one hex line. PRIOTC: 8 digits (priority 0..7's
  *       class), BW and TSA: 8 numbers with commas
  *   dcbxdump parse HEX
@@ -82,6 +83,25 @@ static int build(int argc, char **argv)
 			d.ets_cfg.max_tcs = (uint8_t)m;
 			if (!ets_args(t, &d.ets_cfg))
 				return 2;
+		} else if (!strncmp(s, "app=", 4)) {
+			const char *t = s + 4;
+
+			d.have_app = true;
+			while (*t) {
+				struct dcbx_app_entry *e = &d.app.e[d.app.n];
+				int used = 0;
+
+				if (d.app.n == DCBX_APP_MAX ||
+				    sscanf(t, "%u:%u:%i%n", &w, &m, &x, &used) != 3)
+					return 2;
+				e->prio = (uint8_t)w;
+				e->sel = (uint8_t)m;
+				e->proto = (uint16_t)x;
+				d.app.n++;
+				t += used;
+				if (*t == ',')
+					t++;
+			}
 		} else if (!strncmp(s, "etsrec=", 7)) {
 			d.have_ets_rec = true;
 			if (!ets_args(s + 7, &d.ets_rec))
@@ -155,6 +175,13 @@ static int parse(const char *hex)
 		print_ets("ets_cfg", &d.ets_cfg, true);
 	if (d.have_ets_rec)
 		print_ets("ets_rec", &d.ets_rec, false);
+	if (d.have_app) {
+		printf(",\"app\":[");
+		for (i = 0; i < d.app.n; i++)
+			printf("%s[%u,%u,%u]", i ? "," : "", d.app.e[i].prio,
+			       d.app.e[i].sel, d.app.e[i].proto);
+		printf("]");
+	}
 	printf(",\"bad\":{");
 	for (i = 0; i < DCBX_FEATURES; i++)
 		if (d.bad & (1u << i))

@@ -89,6 +89,18 @@ def etsrec_tlv(prio_tc, bw, tsa):
     return Org(org_code=OUI, subtype=0x0a, data=bytes([0]) + ets_bytes(prio_tc, bw, tsa))
 
 
+def app_tlv(entries):
+    """802.1Qaz D.2.12: a reserved octet, then priority(3) reserved(2)
+    selector(3) and a 16-bit protocol per entry."""
+    return Org(org_code=OUI, subtype=0x0c,
+               data=bytes([0]) + b"".join(bytes([(p << 5) | s, proto >> 8, proto & 0xff])
+                                          for p, s, proto in entries))
+
+
+APP = [(3, 5, 26), (6, 5, 48), (4, 3, 4791), (5, 1, 0x8915)]
+APP_ARG = "app=" + ",".join(f"{p}:{s}:{proto}" for p, s, proto in APP)
+
+
 PTC = [1, 0, 2, 3, 4, 5, 6, 7]
 BW = [30, 50, 20, 0, 0, 0, 0, 0]
 TSA = [2, 2, 2, 0, 0, 0, 0, 0]
@@ -101,6 +113,8 @@ cases = [
     (["etscfg=1:0:0:" + ETS_ARG, "etsrec=" + ETS_ARG, "pfc=1:0:8:0x18"],
      head() / etscfg_tlv(1, 0, 0, PTC, BW, TSA) / etsrec_tlv(PTC, BW, TSA) /
      pfc_tlv(1, 0, 8, 0x18) / LLDPDUEndOfLLDPDU()),
+    (["pfc=0:0:8:0x08", APP_ARG], head() / pfc_tlv(0, 0, 8, 0x08) / app_tlv(APP) / LLDPDUEndOfLLDPDU()),
+    (["app="], head() / app_tlv([]) / LLDPDUEndOfLLDPDU()),
 ]
 for args, sc in cases:
     got = ours(*args)
@@ -123,6 +137,10 @@ ok(p["result"] == 0 and p["unknown"] == 2 and p["pfc"]["enable"] == 8,
 p = parse(head() / LLDPDUEndOfLLDPDU())
 ok(p["result"] == 0 and "pfc" not in p and "ets_cfg" not in p, "parse: an LLDPDU without DCBX", p)
 
+p = parse(head() / app_tlv(APP) / pfc_tlv(0, 0, 8, 0x08) / LLDPDUEndOfLLDPDU())
+ok(p["result"] == 0 and p.get("app") == [list(e) for e in APP] and "pfc" in p,
+   "parse: the APP table (DSCP, UDP port 4791, EtherType 0x8915 entries)", p)
+
 # 3. Malformed LLDPDUs are refused for the right reason; a malformed DCBX
 # TLV costs only its own feature (802.1Qaz), the LLDPDU's others are kept.
 bad = [
@@ -144,11 +162,16 @@ one_bad = [
     ("ETS Configuration", "BAD_VALUE", etscfg_tlv(0, 0, 0, PTC, [30, 50, 10, 0, 0, 0, 0, 0], TSA), GOOD_PFC),
     ("ETS Configuration", "BAD_VALUE", etscfg_tlv(0, 0, 0, [9, 0, 0, 0, 0, 0, 0, 0], BW, TSA), GOOD_PFC),
     ("PFC Configuration", "BAD_VALUE", pfc_tlv(0, 0, 9, 8), GOOD_ETS),
+    ("Application Priority", "BAD_LENGTH",
+     Org(org_code=OUI, subtype=0x0c, data=bytes([0, 0x65, 0])), GOOD_PFC),
+    ("Application Priority", "BAD_VALUE", app_tlv([(3, 5, 64)]), GOOD_PFC),
+    ("Application Priority", "BAD_VALUE", app_tlv([(3, 0, 26)]), GOOD_PFC),
+    ("Application Priority", "DUPLICATE", app_tlv([(3, 5, 26)]) / app_tlv([(4, 5, 26)]), GOOD_PFC),
 ]
 for feature, want, tlv, other in one_bad:
     p = parse(bytes(head() / tlv / other / LLDPDUEndOfLLDPDU()))
     kept = "ets_cfg" if feature.startswith("PFC") else "pfc"
-    gone = "pfc" if feature.startswith("PFC") else "ets_cfg"
+    gone = {"PFC": "pfc", "ETS": "ets_cfg", "App": "app"}[feature[:3]]
     ok(p["result"] == 0 and p["bad"] == {feature: codes[want]} and kept in p and gone not in p,
        f"one bad TLV: {feature} {want} is ignored, the LLDPDU's {kept} kept", p)
 good = bytes(head() / pfc_tlv(1, 0, 8, 8) / LLDPDUEndOfLLDPDU())
@@ -212,6 +235,18 @@ if len(tlvs) == 3:
        pfc.get("lldp.dcbx.ieee.pfc.numtcs") == "4" and
        vals(pfc, "lldp.dcbx.feature.pfc.prio") == [0, 0, 0, 1, 0, 1, 0, 0],
        "tshark: PFC willing, MBC, cap and enable (priorities 3 and 5)", pfc)
+
+# tshark decodes our APP TLV entry by entry: priority, selector, protocol.
+frame = ours("pfc=0:0:8:0x08", APP_ARG)
+with tempfile.TemporaryDirectory() as tmp:
+    pcap = os.path.join(tmp, "app.pcap")
+    wrpcap(pcap, [Ether(frame)])
+    r = subprocess.run([tshark, "-n", "-r", pcap, "-T", "fields", "-E", "separator=;",
+                        "-e", "lldp.dcbx.ieee.app.prio", "-e", "lldp.dcbx.iee.app.sf",
+                        "-e", "lldp.dcbx.feature.app.proto"], capture_output=True, text=True)
+cols = [c.split(",") for c in r.stdout.strip().split(";")] if r.returncode == 0 else []
+got = [(int(p), int(s), int(x, 0)) for p, s, x in zip(*cols)] if len(cols) == 3 else []
+ok(got == APP, "tshark: the APP TLV's entries (priority, selector, protocol)", (got, r.stdout, r.stderr[-300:]))
 print(f"1..{n}")
 print(f"# Totals: pass:{n - failed} fail:{failed} skip:0")
 sys.exit(1 if failed else 0)
