@@ -327,8 +327,9 @@ other_agent_stops()
 }
 
 # Both ends at interval 30: a0's adoption reaches b0 within about a second
-# (somethingChangedLocal), and a0 meets b0 with 802.1AB's fast start
-# (txFastInit 4 LLDPDUs a second apart), not one LLDPDU per 30 s.
+# (somethingChangedLocal), a0 meets b0 with 802.1AB's fast start
+# (txFastInit 4 LLDPDUs a second apart), not one LLDPDU per 30 s, and a
+# later set on b0 reaches a0 within seconds.
 prompt_and_fast()
 {
 	local mac_a n ta tb d
@@ -358,6 +359,11 @@ prompt_and_fast()
 	log_info "LLDPDUs from a0 on the wire in its first ~7 s: $n"
 	[ "$n" -ge 5 ]
 	check_err $? "a0 sent $n LLDPDUs in ~7 s at interval 30: no fast start (start, 4 fast, the change)"
+	# The fast start is over: a set on b0 reaches a0 at once, not at b0's
+	# next interval.
+	fc "$B" set dev b0 pfc-prios 3
+	wait_for 5 a0_is_pfc3
+	check_err $? "a0 did not follow b0's set within 5 s (interval 30): $(view "$A" a0)"
 	stop_agents
 	log_test "802.1AB transmission: a change at once, fast start for a new neighbour (interval 30)"
 }
