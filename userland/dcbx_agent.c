@@ -268,6 +268,28 @@ static size_t build_lldpdu(struct fc_dcbx_agent *a, uint16_t ttl, uint8_t *buf,
 	return dcbx_build(buf, cap, a->mac, &d);
 }
 
+/* FNV-1a: what an LLDPDU we sent is known by when it comes back. */
+static uint64_t frame_hash(const uint8_t *buf, size_t len)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		h = (h ^ buf[i]) * 0x100000001b3ULL;
+	return h;
+}
+
+static bool sent_by_us(const struct fc_dcbx_agent *a, const uint8_t *buf, size_t len)
+{
+	uint64_t h = frame_hash(buf, len);
+	size_t i;
+
+	for (i = 0; i < sizeof(a->sent_hash) / sizeof(a->sent_hash[0]); i++)
+		if (a->sent_hash[i] == h)
+			return true;
+	return false;
+}
+
 static int xmit(struct fc_dcbx_agent *a, const uint8_t *buf, size_t len)
 {
 	struct sockaddr_ll to = {
@@ -283,6 +305,8 @@ static int xmit(struct fc_dcbx_agent *a, const uint8_t *buf, size_t len)
 		return -1;
 	}
 	a->tx++;
+	a->sent_hash[a->sent_next++ % (sizeof(a->sent_hash) / sizeof(a->sent_hash[0]))] =
+		frame_hash(buf, len);
 	return 0;
 }
 
@@ -428,12 +452,13 @@ static void receive(struct fc_dcbx_agent *a)
 		     (struct sockaddr *)&from, &fl);
 	if (n <= 0)
 		return;
-	/* Our own sends never come back to this socket: an outgoing LLDPDU
-	 * here is another agent's, on our port.
+	/* An outgoing LLDPDU is ours coming back (flowctl's qdisc orphans
+	 * the skb, so the kernel no longer knows it left this socket) or
+	 * another agent's, on our port.
 	 */
 	if (from.sll_pkttype == PACKET_OUTGOING) {
 		if (!a->ignore_others && n >= 14 && !memcmp(buf, lldp_nearest_bridge, 6) &&
-		    !a->other_agent) {
+		    !sent_by_us(a, buf, (size_t)n) && !a->other_agent) {
 			char detail[128], mac[24];
 
 			a->other_agent = true;

@@ -42,6 +42,8 @@ struct fc_dcbx_agent {
 	bool tx_now;			/* a send is due whatever the timers say */
 	uint8_t sent[LLDP_MAX_FRAME];	/* the last LLDPDU sent */
 	size_t sent_len;
+	uint64_t sent_hash[16];		/* the last LLDPDUs sent, to know them back */
+	unsigned int sent_next;
 	uint8_t last_bad;	/* the partner's bad TLVs last time (dcbx_lldpdu.bad) */
 	uint64_t tx, rx, malformed, bad_tlvs, mismatches, adoptions;
 };
