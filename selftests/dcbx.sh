@@ -313,6 +313,7 @@ other_agent_stops()
 	ip netns exec "$B" "$FCTEST" raw b0 "$plain" count 1
 	wait_for 5 sh -c "! kill -0 $pid 2>/dev/null"
 	check_err $? "b0's agent still runs beside another LLDP agent on b0"
+	kill "$pid" 2>/dev/null
 	wait "$pid"
 	rc=$?
 	check_eq "$rc" 1 "b0's agent's exit status"

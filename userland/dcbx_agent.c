@@ -16,6 +16,8 @@
 #include <arpa/inet.h>
 #include <dirent.h>
 #include <errno.h>
+#include <linux/filter.h>
+#include <linux/if_ether.h>
 #include <linux/if_packet.h>
 #include <net/ethernet.h>
 #include <net/if.h>
@@ -450,26 +452,8 @@ static void receive(struct fc_dcbx_agent *a)
 
 	n = recvfrom(a->fd, buf, sizeof(buf), MSG_DONTWAIT,
 		     (struct sockaddr *)&from, &fl);
-	if (n <= 0)
+	if (n <= 0 || from.sll_pkttype == PACKET_OUTGOING)
 		return;
-	/* An outgoing LLDPDU is ours coming back (flowctl's qdisc orphans
-	 * the skb, so the kernel no longer knows it left this socket) or
-	 * another agent's, on our port.
-	 */
-	if (from.sll_pkttype == PACKET_OUTGOING) {
-		if (!a->ignore_others && n >= 14 && !memcmp(buf, lldp_nearest_bridge, 6) &&
-		    !sent_by_us(a, buf, (size_t)n) && !a->other_agent) {
-			char detail[128], mac[24];
-
-			a->other_agent = true;
-			mac_str(mac, sizeof(mac), buf + 6);
-			snprintf(detail, sizeof(detail),
-				 "an LLDPDU from %s sent by another agent on this port: stopping",
-				 mac);
-			fc_dcbx_event(a, "other-agent", detail);
-		}
-		return;
-	}
 	e = dcbx_parse(buf, (size_t)n, &d);
 	if (e != DCBX_OK) {
 		a->malformed++;
@@ -600,6 +584,57 @@ static bool other_agent(char *who, size_t len)
 	return found;
 }
 
+/*
+ * Outgoing LLDPDUs on the port: ours coming back (flowctl's qdisc orphans
+ * each skb, so the kernel cannot tell they left our socket), or another
+ * agent's. Frames leaving a device reach only ETH_P_ALL sockets: this one
+ * keeps, by a filter in the kernel, outgoing 0x88CC frames alone.
+ */
+static int tap_open(struct fc_dcbx_agent *a)
+{
+	struct sock_filter code[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, SKF_AD_OFF + SKF_AD_PKTTYPE),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PACKET_OUTGOING, 0, 3),
+		BPF_STMT(BPF_LD | BPF_H | BPF_ABS, 12),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, LLDP_ETHERTYPE, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, 0xffff),
+		BPF_STMT(BPF_RET | BPF_K, 0),
+	};
+	struct sock_fprog prog = { .len = sizeof(code) / sizeof(code[0]), .filter = code };
+	struct sockaddr_ll sll = { .sll_family = AF_PACKET,
+				   .sll_protocol = htons(ETH_P_ALL),
+				   .sll_ifindex = (int)a->ifindex };
+
+	/* No protocol until the filter is on: nothing unfiltered queues. */
+	a->tap_fd = socket(AF_PACKET, SOCK_RAW, 0);
+	if (a->tap_fd < 0 ||
+	    setsockopt(a->tap_fd, SOL_SOCKET, SO_ATTACH_FILTER, &prog, sizeof(prog)) < 0 ||
+	    bind(a->tap_fd, (struct sockaddr *)&sll, sizeof(sll)) < 0) {
+		fprintf(stderr, "dcbx: watching %s for other LLDP agents: %s\n", a->dev,
+			strerror(errno));
+		return EXIT_FAIL;
+	}
+	return EXIT_OK;
+}
+
+static void tap_receive(struct fc_dcbx_agent *a)
+{
+	uint8_t buf[LLDP_MAX_FRAME + 64];
+	char detail[128], mac[24];
+	ssize_t n;
+
+	while ((n = recv(a->tap_fd, buf, sizeof(buf), MSG_DONTWAIT)) > 0) {
+		if (n < 14 || memcmp(buf, lldp_nearest_bridge, 6) ||
+		    sent_by_us(a, buf, (size_t)n) || a->other_agent)
+			continue;
+		a->other_agent = true;
+		mac_str(mac, sizeof(mac), buf + 6);
+		snprintf(detail, sizeof(detail),
+			 "an LLDPDU from %s sent by another agent on this port: stopping", mac);
+		fc_dcbx_event(a, "other-agent", detail);
+	}
+}
+
 static int agent_open(struct fc_dcbx_agent *a)
 {
 	struct packet_mreq mr = { .mr_type = PACKET_MR_MULTICAST, .mr_alen = 6 };
@@ -645,7 +680,7 @@ static int agent_open(struct fc_dcbx_agent *a)
 		fprintf(stderr, "dcbx: binding to %s: %s\n", a->dev, strerror(errno));
 		return EXIT_FAIL;
 	}
-	return EXIT_OK;
+	return a->ignore_others ? EXIT_OK : tap_open(a);
 }
 
 static int parse_args(int argc, char **argv, struct fc_dcbx_agent *a)
@@ -723,7 +758,7 @@ int cmd_dcbx(int argc, char **argv)
 	int ret;
 
 	memset(&a, 0, sizeof(a));
-	a.fd = -1;
+	a.fd = a.tap_fd = -1;
 	a.interval_ns = 30ULL * 1000000000ULL;
 	ret = parse_args(argc, argv, &a);
 	if (ret)
@@ -737,6 +772,8 @@ int cmd_dcbx(int argc, char **argv)
 	if (ret || read_port(&a, &a.admin)) {
 		if (a.fd >= 0)
 			close(a.fd);
+		if (a.tap_fd >= 0)
+			close(a.tap_fd);
 		fc_nl_close(&a.nl);
 		return ret ? ret : EXIT_FAIL;
 	}
@@ -760,7 +797,8 @@ int cmd_dcbx(int argc, char **argv)
 	a.credit = TX_CREDIT_MAX;
 	a.next_tx = a.next_tick = now_ns();
 	while (!dcbx_stop && (!a.count || a.events < a.count)) {
-		struct pollfd p = { .fd = a.fd, .events = POLLIN };
+		struct pollfd p[2] = { { .fd = a.fd, .events = POLLIN },
+				       { .fd = a.tap_fd, .events = POLLIN } };
 		uint64_t t = now_ns(), wake;
 		struct timespec ts;
 
@@ -781,9 +819,12 @@ int cmd_dcbx(int argc, char **argv)
 			wake = a.multi_until;
 		ts.tv_sec = (time_t)((wake - t) / 1000000000ULL);
 		ts.tv_nsec = (long)((wake - t) % 1000000000ULL);
-		if (ppoll(&p, 1, &ts, &orig) > 0) {
+		if (ppoll(p, a.tap_fd >= 0 ? 2 : 1, &ts, &orig) > 0) {
 			/* POLLERR (the link went down) is cleared by a read. */
-			receive(&a);
+			if (p[0].revents)
+				receive(&a);
+			if (a.tap_fd >= 0 && p[1].revents)
+				tap_receive(&a);
 			if (a.other_agent) {
 				fprintf(stderr,
 					"dcbx: another LLDP agent sends on %s (lldpd, lldpad?): the partner\n"
@@ -797,7 +838,7 @@ int cmd_dcbx(int argc, char **argv)
 				ret = EXIT_FAIL;
 				break;
 			}
-			if (p.revents & POLLERR)
+			if ((p[0].revents | (a.tap_fd >= 0 ? p[1].revents : 0)) & POLLERR)
 				nanosleep(&(struct timespec){ 0, 100000000 }, NULL);
 		}
 		if (a.multi_until && a.multi_until <= now_ns()) {
@@ -818,6 +859,8 @@ int cmd_dcbx(int argc, char **argv)
 	}
 	sigprocmask(SIG_SETMASK, &orig, NULL);
 	close(a.fd);
+	if (a.tap_fd >= 0)
+		close(a.tap_fd);
 	fc_nl_close(&a.nl);
 	return ret;
 }

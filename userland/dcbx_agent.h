@@ -25,7 +25,7 @@ struct fc_dcbx_agent {
 	bool ignore_others;	/* other-agents ignore */
 	bool other_agent;	/* another agent's LLDPDU left from our port */
 	uint64_t interval_ns, count, events;
-	int fd;
+	int fd, tap_fd;		/* LLDP in; outgoing LLDPDUs (other agents) */
 	struct fc_nl nl;
 	struct view admin;	/* the port's own configuration */
 	struct view want;	/* what we last asked for, if adopted */
