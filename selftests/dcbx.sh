@@ -36,7 +36,13 @@ setup()
 {
 	cleanup_ns
 	setup_ns A B
-	veth_pair "$A" a0 "$B" b0
+	# Ifindexes apart: the kernel's DCB APP table is keyed by ifindex
+	# alone, across namespaces (app_adopted), and the two ends of a pair
+	# made in two new namespaces would both be 2.
+	ip link add name a0 index 4001 netns "$A" type veth peer name b0 index 4002 netns "$B" ||
+		return 1
+	ip -n "$A" link set a0 up
+	ip -n "$B" link set b0 up
 	ip -n "$A" link set a0 address 02:00:00:00:dc:01
 	ip -n "$B" link set b0 address 02:00:00:00:dc:02
 	ip netns exec "$A" tc qdisc add dev a0 root flowctl || return 1

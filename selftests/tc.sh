@@ -95,7 +95,7 @@ watchdog_options()
 		'[300,1000,"alert"]' "flowctl watchdog after tc qdisc add"
 	s=$(tcp "$A" -d qdisc show dev a0 |
 		sed -n 's/^qdisc flowctl [0-9a-f]*: root \(refcnt [0-9]* \)\{0,1\}//p')
-	grep -q 'watchdog 300 wd-restoration 1000 wd-action alert tx-storm 500' <<<"$s"
+	grep -q 'watchdog 300ms wd-restoration 1s wd-action alert tx-storm 500ms' <<<"$s"
 	check_err $? "tc qdisc show's text: $s"
 	# shellcheck disable=SC2086 # the words of the options
 	tcp "$B" qdisc add dev b0 root flowctl $s

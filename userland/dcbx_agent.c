@@ -364,6 +364,24 @@ static void transmit(struct fc_dcbx_agent *a, uint16_t ttl, uint64_t t)
 	a->next_tx = t + (a->fast_left ? MSG_FAST_TX_NS : a->interval_ns);
 }
 
+/*
+ * The set with the partner's DSCP map failed (the kernel's APP table is
+ * keyed by ifindex alone: a port of the same index in another namespace
+ * holds those entries): the rest of its configuration without it. want
+ * stays what was asked, so it is not asked again for every LLDPDU.
+ */
+static bool apply_own_app(struct fc_dcbx_agent *a, const struct view *want)
+{
+	struct view v = *want;
+
+	memcpy(v.dscp, a->admin.dscp, sizeof(v.dscp));
+	v.trust = a->admin.trust;
+	if (apply(a, &v))
+		return false;
+	fc_dcbx_event(a, "app-refused", "the partner's DSCP map was refused; the rest applied");
+	return true;
+}
+
 /* Decide with what we know now, apply or revert, report changes. */
 static void reconsider(struct fc_dcbx_agent *a)
 {
@@ -407,7 +425,8 @@ static void reconsider(struct fc_dcbx_agent *a)
 			want.prio_tc = a->admin.prio_tc;
 			want.tc_bw = a->admin.tc_bw;
 		}
-		if ((!a->adopted || !same_view(&want, &a->want)) && !apply(a, &want)) {
+		if ((!a->adopted || !same_view(&want, &a->want)) &&
+		    (!apply(a, &want) || (as == DCBX_ADOPTED && apply_own_app(a, &want)))) {
 			/* What the kernel keeps, to tell a later change by someone else. */
 			if (read_port(a, &a->applied))
 				a->applied = want;
