@@ -107,6 +107,16 @@ static int int_array(json_t *a, size_t n, uint64_t max, uint64_t *v, size_t *len
 	return 0;
 }
 
+/* v[0..n) as "a,b,c" into w. */
+static void join(char *w, const uint64_t *v, size_t n)
+{
+	size_t i, o = 0;
+
+	w[0] = '\0';
+	for (i = 0; i < n; i++)
+		o += (size_t)snprintf(w + o, WORD_LEN - o, "%s%" PRIu64, i ? "," : "", v[i]);
+}
+
 static int value_word(const struct key *k, json_t *val, char *w)
 {
 	uint64_t v[8];
@@ -134,18 +144,15 @@ static int value_word(const struct key *k, json_t *val, char *w)
 	case K_PRIOS:
 		if (int_array(val, 0, 7, v, &n))
 			return bad(k->key, "an array of priorities 0..7");
-		if (!n)
+		if (n)
+			join(w, v, n);
+		else
 			snprintf(w, WORD_LEN, "none");
-		for (i = 0; i < n; i++)
-			o += (size_t)snprintf(w + o, WORD_LEN - o, "%s%" PRIu64,
-					      i ? "," : "", v[i]);
 		return 0;
 	case K_PRIO_TC:
 		if (int_array(val, 8, 7, v, &n))
 			return bad(k->key, "an array of eight traffic classes 0..7");
-		for (i = 0; i < n; i++)
-			o += (size_t)snprintf(w + o, WORD_LEN - o, "%s%" PRIu64,
-					      i ? "," : "", v[i]);
+		join(w, v, n);
 		return 0;
 	case K_TC_BW:
 		if (int_array(val, 8, 100, v, &n))
