@@ -24,6 +24,23 @@
 #include <net/dcbnl.h>
 #include "flowctl.h"
 
+/* The partner's DCBX TLVs, as its agent heard them (FLOWCTL_A_DEV_PEER). */
+struct fctl_peer {
+	unsigned long expires;		/* jiffies: the LLDPDU's TTL ends */
+	u8 have;			/* FCTL_PEER_* TLVs it sent */
+	u8 mac[ETH_ALEN];
+	bool pfc_willing;
+	u8 pfc_cap, pfc_en, mbc;
+	struct ieee_ets ets;		/* Configuration, and Recommendation */
+	u16 napps;
+	struct dcb_app app[FLOWCTL_PEER_APPS];
+};
+
+#define FCTL_PEER_PFC	BIT(0)
+#define FCTL_PEER_ETS	BIT(1)
+#define FCTL_PEER_RECO	BIT(2)
+#define FCTL_PEER_APP	BIT(3)
+
 struct fctl_port {
 	struct list_head list;		/* fctl_ports */
 	struct net_device *dev;		/* NULL once unregistered */
@@ -34,6 +51,7 @@ struct fctl_port {
 	const struct ethtool_ops *drv_ethtool;
 	struct ethtool_ops ethtool;	/* the driver's, and pause */
 	struct ethtool_ops closed;	/* the driver's, and pause off */
+	struct fctl_peer peer;		/* have 0: none */
 };
 
 static LIST_HEAD(fctl_ports);		/* RTNL */
@@ -41,6 +59,229 @@ static LIST_HEAD(fctl_ports);		/* RTNL */
 u8 fctl_port_doors(const struct fctl_sched *q)
 {
 	return q->port ? q->port->doors : 0;
+}
+
+/* The TLVs of the partner that are still within their TTL: under RTNL. */
+static u8 fctl_peer_have(const struct fctl_port *p)
+{
+	if (!p || !p->peer.have || time_after_eq(jiffies, p->peer.expires))
+		return 0;
+	return p->peer.have;
+}
+
+static u32 fctl_peer_prio_tc(const u8 *prio_tc)
+{
+	u32 v = 0;
+	int i;
+
+	for (i = 0; i < IEEE_8021QAZ_MAX_TCS; i++)
+		v |= (u32)prio_tc[i] << (4 * i);
+	return v;
+}
+
+static void fctl_peer_tcs(u8 *prio_tc, u8 *bw, u8 *tsa, const struct nlattr *ptc,
+			  const struct nlattr *nbw, const struct nlattr *ntsa)
+{
+	u32 v = nla_get_u32(ptc);
+	int i;
+
+	for (i = 0; i < IEEE_8021QAZ_MAX_TCS; i++)
+		prio_tc[i] = (v >> (4 * i)) & 0x7;
+	if (nbw)
+		nla_memcpy(bw, nbw, IEEE_8021QAZ_MAX_TCS);
+	if (ntsa)
+		nla_memcpy(tsa, ntsa, IEEE_8021QAZ_MAX_TCS);
+}
+
+static int fctl_peer_bw_ok(const struct nlattr *nbw,
+			   struct netlink_ext_ack *extack)
+{
+	const u8 *bw = nla_data(nbw);
+	int i;
+
+	for (i = 0; i < IEEE_8021QAZ_MAX_TCS; i++)
+		if (bw[i] > 100) {
+			NL_SET_ERR_MSG_ATTR(extack, nbw,
+					    "peer: a class's share is 0..100 percent");
+			return -EINVAL;
+		}
+	return 0;
+}
+
+/*
+ * The partner, from tb (FLOWCTL_A_PEER_*, checked by the policy): all of
+ * it, or with no attribute at all, none. Under RTNL.
+ */
+int fctl_peer_set(struct fctl_sched *q, struct nlattr **tb,
+		  struct netlink_ext_ack *extack)
+{
+	struct net_device *dev = qdisc_dev(q->sch);
+	struct fctl_port *p = q->port;
+	struct fctl_peer *n;
+	const struct dcb_app *app;
+	bool any = false;
+	int i, err;
+
+	ASSERT_RTNL();
+	if (!p)
+		return -ENODEV;
+	for (i = 1; i <= FLOWCTL_A_PEER_MAX; i++)
+		any |= !!tb[i];
+	if (any && !tb[FLOWCTL_A_PEER_TTL]) {
+		NL_SET_ERR_MSG(extack, "peer: a partner comes with its TTL");
+		return -EINVAL;
+	}
+	if (tb[FLOWCTL_A_PEER_PFC_EN] && !tb[FLOWCTL_A_PEER_PFC_CAP]) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[FLOWCTL_A_PEER_PFC_EN],
+				    "peer: a PFC TLV comes with its capability");
+		return -EINVAL;
+	}
+	for (i = 0; i < 2; i++) {
+		int ptc = i ? FLOWCTL_A_PEER_RECO_PRIO_TC : FLOWCTL_A_PEER_ETS_PRIO_TC;
+		int bw = i ? FLOWCTL_A_PEER_RECO_TC_BW : FLOWCTL_A_PEER_ETS_TC_BW;
+		int tsa = i ? FLOWCTL_A_PEER_RECO_TC_TSA : FLOWCTL_A_PEER_ETS_TC_TSA;
+
+		if (!!tb[ptc] != !!tb[bw] || !!tb[ptc] != !!tb[tsa]) {
+			NL_SET_ERR_MSG(extack,
+				       "peer: an ETS TLV comes with its classes, shares and TSAs");
+			return -EINVAL;
+		}
+		if (tb[bw]) {
+			err = fctl_peer_bw_ok(tb[bw], extack);
+			if (err)
+				return err;
+		}
+	}
+	if (tb[FLOWCTL_A_PEER_APP]) {
+		int len = nla_len(tb[FLOWCTL_A_PEER_APP]);
+
+		if (len % sizeof(*app)) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[FLOWCTL_A_PEER_APP],
+					    "peer: APP entries are struct dcb_app");
+			return -EINVAL;
+		}
+		app = nla_data(tb[FLOWCTL_A_PEER_APP]);
+		for (i = 0; i < len / sizeof(*app); i++)
+			if (app[i].priority >= FCTL_PRIOS || !app[i].selector ||
+			    app[i].selector > IEEE_8021QAZ_APP_SEL_DSCP) {
+				NL_SET_ERR_MSG_ATTR(extack, tb[FLOWCTL_A_PEER_APP],
+						    "peer: an APP entry's priority is 0..7, its selector 1..5");
+				return -EINVAL;
+			}
+	}
+
+	n = kzalloc(sizeof(*n), GFP_KERNEL);
+	if (!n)
+		return -ENOMEM;
+	if (any) {
+		n->expires = jiffies + nla_get_u16(tb[FLOWCTL_A_PEER_TTL]) * HZ;
+		if (tb[FLOWCTL_A_PEER_MAC])
+			nla_memcpy(n->mac, tb[FLOWCTL_A_PEER_MAC], ETH_ALEN);
+		if (tb[FLOWCTL_A_PEER_PFC_EN]) {
+			n->have |= FCTL_PEER_PFC;
+			n->pfc_en = nla_get_u8(tb[FLOWCTL_A_PEER_PFC_EN]);
+			n->pfc_cap = nla_get_u8(tb[FLOWCTL_A_PEER_PFC_CAP]);
+			n->mbc = tb[FLOWCTL_A_PEER_PFC_MBC] &&
+				 nla_get_u8(tb[FLOWCTL_A_PEER_PFC_MBC]);
+			n->pfc_willing = tb[FLOWCTL_A_PEER_PFC_WILLING] &&
+					 nla_get_u8(tb[FLOWCTL_A_PEER_PFC_WILLING]);
+		}
+		if (tb[FLOWCTL_A_PEER_ETS_PRIO_TC]) {
+			n->have |= FCTL_PEER_ETS;
+			fctl_peer_tcs(n->ets.prio_tc, n->ets.tc_tx_bw,
+				      n->ets.tc_tsa, tb[FLOWCTL_A_PEER_ETS_PRIO_TC],
+				      tb[FLOWCTL_A_PEER_ETS_TC_BW],
+				      tb[FLOWCTL_A_PEER_ETS_TC_TSA]);
+			memcpy(n->ets.tc_rx_bw, n->ets.tc_tx_bw,
+			       sizeof(n->ets.tc_rx_bw));
+			n->ets.ets_cap = tb[FLOWCTL_A_PEER_ETS_CAP] ?
+					 nla_get_u8(tb[FLOWCTL_A_PEER_ETS_CAP]) :
+					 IEEE_8021QAZ_MAX_TCS;
+			n->ets.willing = tb[FLOWCTL_A_PEER_ETS_WILLING] &&
+					 nla_get_u8(tb[FLOWCTL_A_PEER_ETS_WILLING]);
+			n->ets.cbs = tb[FLOWCTL_A_PEER_ETS_CBS] &&
+				     nla_get_u8(tb[FLOWCTL_A_PEER_ETS_CBS]);
+		}
+		if (tb[FLOWCTL_A_PEER_RECO_PRIO_TC]) {
+			n->have |= FCTL_PEER_RECO;
+			fctl_peer_tcs(n->ets.reco_prio_tc, n->ets.tc_reco_bw,
+				      n->ets.tc_reco_tsa,
+				      tb[FLOWCTL_A_PEER_RECO_PRIO_TC],
+				      tb[FLOWCTL_A_PEER_RECO_TC_BW],
+				      tb[FLOWCTL_A_PEER_RECO_TC_TSA]);
+		}
+		if (tb[FLOWCTL_A_PEER_APP]) {
+			n->have |= FCTL_PEER_APP;
+			n->napps = nla_len(tb[FLOWCTL_A_PEER_APP]) / sizeof(*app);
+			nla_memcpy(n->app, tb[FLOWCTL_A_PEER_APP], sizeof(n->app));
+		}
+	}
+	/* What a reader sees changes only with the TLVs, not with their TTL. */
+	any = fctl_peer_have(p) != n->have ||
+	      memcmp(&p->peer.have, &n->have,
+		     sizeof(*n) - offsetof(struct fctl_peer, have));
+	p->peer = *n;
+	kfree(n);
+#if IS_ENABLED(CONFIG_DCB)
+	if (any && (p->doors & FLOWCTL_DOOR_DCB))
+		dcbnl_ieee_notify(dev, RTM_SETDCB, DCB_CMD_IEEE_SET, 0, 0);
+#endif
+	return 0;
+}
+
+/* FLOWCTL_A_DEV_PEER of a DEV_GET reply: under RTNL. */
+int fctl_peer_fill(struct sk_buff *msg, const struct fctl_sched *q)
+{
+	const struct fctl_port *p = q->port;
+	const struct fctl_peer *n;
+	struct nlattr *nest;
+	u8 have = fctl_peer_have(p);
+	long left;
+
+	if (!have)
+		return 0;
+	n = &p->peer;
+	left = DIV_ROUND_UP((long)(n->expires - jiffies), HZ);
+	nest = nla_nest_start(msg, FLOWCTL_A_DEV_PEER);
+	if (!nest ||
+	    nla_put_u16(msg, FLOWCTL_A_PEER_TTL, clamp_val(left, 1, U16_MAX)) ||
+	    nla_put(msg, FLOWCTL_A_PEER_MAC, ETH_ALEN, n->mac))
+		goto cancel;
+	if ((have & FCTL_PEER_PFC) &&
+	    (nla_put_u8(msg, FLOWCTL_A_PEER_PFC_EN, n->pfc_en) ||
+	     nla_put_u8(msg, FLOWCTL_A_PEER_PFC_CAP, n->pfc_cap) ||
+	     nla_put_u8(msg, FLOWCTL_A_PEER_PFC_MBC, n->mbc) ||
+	     nla_put_u8(msg, FLOWCTL_A_PEER_PFC_WILLING, n->pfc_willing)))
+		goto cancel;
+	if ((have & FCTL_PEER_ETS) &&
+	    (nla_put_u32(msg, FLOWCTL_A_PEER_ETS_PRIO_TC,
+			 fctl_peer_prio_tc(n->ets.prio_tc)) ||
+	     nla_put(msg, FLOWCTL_A_PEER_ETS_TC_BW, IEEE_8021QAZ_MAX_TCS,
+		     n->ets.tc_tx_bw) ||
+	     nla_put(msg, FLOWCTL_A_PEER_ETS_TC_TSA, IEEE_8021QAZ_MAX_TCS,
+		     n->ets.tc_tsa) ||
+	     nla_put_u8(msg, FLOWCTL_A_PEER_ETS_CAP, n->ets.ets_cap) ||
+	     nla_put_u8(msg, FLOWCTL_A_PEER_ETS_WILLING, n->ets.willing) ||
+	     nla_put_u8(msg, FLOWCTL_A_PEER_ETS_CBS, n->ets.cbs)))
+		goto cancel;
+	if ((have & FCTL_PEER_RECO) &&
+	    (nla_put_u32(msg, FLOWCTL_A_PEER_RECO_PRIO_TC,
+			 fctl_peer_prio_tc(n->ets.reco_prio_tc)) ||
+	     nla_put(msg, FLOWCTL_A_PEER_RECO_TC_BW, IEEE_8021QAZ_MAX_TCS,
+		     n->ets.tc_reco_bw) ||
+	     nla_put(msg, FLOWCTL_A_PEER_RECO_TC_TSA, IEEE_8021QAZ_MAX_TCS,
+		     n->ets.tc_reco_tsa)))
+		goto cancel;
+	if ((have & FCTL_PEER_APP) &&
+	    nla_put(msg, FLOWCTL_A_PEER_APP, n->napps * sizeof(n->app[0]),
+		    n->app))
+		goto cancel;
+	nla_nest_end(msg, nest);
+	return 0;
+
+cancel:
+	nla_nest_cancel(msg, nest);
+	return -EMSGSIZE;
 }
 
 /* The flowctl qdisc that answers for dev, or NULL: under RTNL. */
@@ -452,6 +693,61 @@ static int fctl_rewr_refuse(struct net_device *dev, struct dcb_app *app)
 }
 #endif
 
+/* The partner, as flowctl's DCBX agent heard it (fctl_peer_set). */
+static struct fctl_peer *fctl_peer_of(struct net_device *dev, u8 tlv)
+{
+	struct fctl_sched *q = fctl_door_q(dev);
+
+	return q && (fctl_peer_have(q->port) & tlv) ? &q->port->peer : NULL;
+}
+
+static int fctl_ieee_peer_getpfc(struct net_device *dev, struct ieee_pfc *pfc)
+{
+	const struct fctl_peer *n = fctl_peer_of(dev, FCTL_PEER_PFC);
+
+	if (!n)
+		return -ENODATA;
+	pfc->pfc_cap = n->pfc_cap;
+	pfc->pfc_en = n->pfc_en;
+	pfc->mbc = n->mbc;
+	return 0;
+}
+
+static int fctl_ieee_peer_getets(struct net_device *dev, struct ieee_ets *ets)
+{
+	const struct fctl_peer *n = fctl_peer_of(dev, FCTL_PEER_ETS |
+						     FCTL_PEER_RECO);
+
+	if (!n)
+		return -ENODATA;
+	*ets = n->ets;
+	return 0;
+}
+
+static int fctl_peer_getappinfo(struct net_device *dev,
+				struct dcb_peer_app_info *info, u16 *count)
+{
+	const struct fctl_peer *n = fctl_peer_of(dev, FCTL_PEER_APP);
+
+	if (!n)
+		return -ENODATA;
+	info->willing = 0;
+	info->error = 0;
+	*count = n->napps;
+	return 0;
+}
+
+/* Called after fctl_peer_getappinfo, under the same RTNL hold. */
+static int fctl_peer_getapptable(struct net_device *dev, struct dcb_app *table)
+{
+	const struct fctl_peer *n = fctl_peer_of(dev, FCTL_PEER_APP);
+
+	if (!n)
+		return -ENODATA;
+	memcpy(table, n->app, n->napps * sizeof(*table));
+	return 0;
+}
+
 /* The host's own agent (flowctl dcbx, lldpad) runs DCBX, in IEEE mode. */
 static u8 fctl_getdcbx(struct net_device *dev)
 {
@@ -470,6 +766,10 @@ static const struct dcbnl_rtnl_ops fctl_dcbnl_ops = {
 	.ieee_setpfc	= fctl_ieee_setpfc,
 	.ieee_setapp	= fctl_ieee_setapp,
 	.ieee_delapp	= fctl_ieee_delapp,
+	.ieee_peer_getets = fctl_ieee_peer_getets,
+	.ieee_peer_getpfc = fctl_ieee_peer_getpfc,
+	.peer_getappinfo = fctl_peer_getappinfo,
+	.peer_getapptable = fctl_peer_getapptable,
 	.getdcbx	= fctl_getdcbx,
 	.setdcbx	= fctl_setdcbx,
 	.setapp		= fctl_cee_setapp,
@@ -731,6 +1031,7 @@ void fctl_port_put(struct fctl_sched *q)
 	 */
 	if (--p->users || !p->dev)
 		return;
+	memset(&p->peer, 0, sizeof(p->peer));
 	fctl_app_flush(p);
 	fctl_dcb_close(p);
 	fctl_pause_close(p);
@@ -749,6 +1050,7 @@ void fctl_ports_unregister(struct net_device *dev)
 		return;
 	/* Under the ifindex they were added with, before a move renumbers. */
 	fctl_app_flush(p);
+	memset(&p->peer, 0, sizeof(p->peer));
 	/* Its qdisc is gone from the device, or its destroy only waits for a
 	 * reference (tc filter's): nothing answers DCB for it from here.
 	 */

@@ -458,6 +458,9 @@ bool fctl_wd_control(const struct sk_buff *skb);
 int fctl_port_get(struct fctl_sched *q);
 void fctl_port_put(struct fctl_sched *q);
 u8 fctl_port_doors(const struct fctl_sched *q);
+int fctl_peer_set(struct fctl_sched *q, struct nlattr **tb,
+		  struct netlink_ext_ack *extack);
+int fctl_peer_fill(struct sk_buff *msg, const struct fctl_sched *q);
 bool fctl_pause_is_door(const struct net_device *dev);
 int fctl_app_sync(struct fctl_sched *q, const struct fctl_cfg *old,
 		  const struct fctl_cfg *ncfg, bool adding);

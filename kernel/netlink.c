@@ -60,6 +60,26 @@ static const struct nla_policy fctl_dev_get_policy[FLOWCTL_A_DEV_MAX + 1] = {
 	[FLOWCTL_A_DEV_BRIEF]	= { .type = NLA_FLAG },
 };
 
+static const struct nla_policy fctl_peer_policy[FLOWCTL_A_PEER_MAX + 1] = {
+	[FLOWCTL_A_PEER_TTL]	= NLA_POLICY_MIN(NLA_U16, 1),
+	[FLOWCTL_A_PEER_MAC]	= NLA_POLICY_EXACT_LEN(ETH_ALEN),
+	[FLOWCTL_A_PEER_PFC_EN]	= { .type = NLA_U8 },
+	[FLOWCTL_A_PEER_PFC_CAP] = NLA_POLICY_MAX(NLA_U8, FCTL_PRIOS),
+	[FLOWCTL_A_PEER_PFC_MBC] = NLA_POLICY_MAX(NLA_U8, 1),
+	[FLOWCTL_A_PEER_PFC_WILLING] = NLA_POLICY_MAX(NLA_U8, 1),
+	[FLOWCTL_A_PEER_ETS_PRIO_TC] = NLA_POLICY_MASK(NLA_U32, 0x77777777),
+	[FLOWCTL_A_PEER_ETS_TC_BW] = NLA_POLICY_EXACT_LEN(FCTL_PRIOS),
+	[FLOWCTL_A_PEER_ETS_TC_TSA] = NLA_POLICY_EXACT_LEN(FCTL_PRIOS),
+	[FLOWCTL_A_PEER_ETS_CAP] = NLA_POLICY_RANGE(NLA_U8, 1, FCTL_PRIOS),
+	[FLOWCTL_A_PEER_ETS_WILLING] = NLA_POLICY_MAX(NLA_U8, 1),
+	[FLOWCTL_A_PEER_ETS_CBS] = NLA_POLICY_MAX(NLA_U8, 1),
+	[FLOWCTL_A_PEER_RECO_PRIO_TC] = NLA_POLICY_MASK(NLA_U32, 0x77777777),
+	[FLOWCTL_A_PEER_RECO_TC_BW] = NLA_POLICY_EXACT_LEN(FCTL_PRIOS),
+	[FLOWCTL_A_PEER_RECO_TC_TSA] = NLA_POLICY_EXACT_LEN(FCTL_PRIOS),
+	[FLOWCTL_A_PEER_APP]	= { .type = NLA_BINARY,
+				    .len = FLOWCTL_PEER_APPS * sizeof(struct dcb_app) },
+};
+
 static const struct nla_policy fctl_dev_set_policy[FLOWCTL_A_DEV_MAX + 1] = {
 	[FLOWCTL_A_DEV_IFINDEX]	= NLA_POLICY_MIN(NLA_U32, 1),
 	[FLOWCTL_A_DEV_IFNAME]	= { .type = NLA_NUL_STRING, .len = IFNAMSIZ - 1 },
@@ -86,6 +106,7 @@ static const struct nla_policy fctl_dev_set_policy[FLOWCTL_A_DEV_MAX + 1] = {
 	[FLOWCTL_A_DEV_TUNNEL_WIRE] = NLA_POLICY_MAX(NLA_U8, 1),
 	[FLOWCTL_A_DEV_WD_ACTION] = NLA_POLICY_MAX(NLA_U8, FLOWCTL_WD_ALERT),
 	[FLOWCTL_A_DEV_DSCP_PRIOS] = NLA_POLICY_EXACT_LEN(FCTL_DSCPS),
+	[FLOWCTL_A_DEV_PEER]	= NLA_POLICY_NESTED(fctl_peer_policy),
 	[FLOWCTL_A_DEV_PFC_DELAY] = { .type = NLA_U16 },
 };
 
@@ -287,6 +308,7 @@ static int fctl_nl_fill(struct sk_buff *msg, struct fctl_sched *q,
 	    nla_put(msg, FLOWCTL_A_DEV_DSCP_PRIOS, FCTL_DSCPS, c->dscp_prios) ||
 	    nla_put_u16(msg, FLOWCTL_A_DEV_PFC_DELAY, c->pfc_delay) ||
 	    nla_put_u8(msg, FLOWCTL_A_DEV_DOORS, fctl_port_doors(q)) ||
+	    fctl_peer_fill(msg, q) ||
 	    fctl_put_snapshot_state(msg, s) ||
 	    fctl_fill_stats(msg, s))
 		goto cancel;
@@ -681,6 +703,11 @@ int fctl_opts_parse(struct fctl_sched *q, struct fctl_cfg *c, struct nlattr *opt
 				    "tc options name no device: tc's dev is the port");
 		return -EINVAL;
 	}
+	if (tb[FLOWCTL_A_DEV_PEER]) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[FLOWCTL_A_DEV_PEER],
+				    "tc options carry no partner: the DCBX agent tells it");
+		return -EINVAL;
+	}
 	/* The device's APP table: a replace takes it over (fctl_init). */
 	if (tb[FLOWCTL_A_DEV_DSCP_PRIOS]) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[FLOWCTL_A_DEV_DSCP_PRIOS],
@@ -770,6 +797,27 @@ int fctl_door_set(struct fctl_sched *q, struct sk_buff *attrs,
 	return err;
 }
 
+/* The partner's TLVs (the DCBX agent's), in a request of their own. */
+static int fctl_nl_set_peer(struct fctl_sched *q, struct genl_info *info)
+{
+	struct nlattr *tb[FLOWCTL_A_PEER_MAX + 1];
+	int i, err;
+
+	for (i = 1; i <= FLOWCTL_A_DEV_MAX; i++)
+		if (info->attrs[i] && i != FLOWCTL_A_DEV_PEER &&
+		    i != FLOWCTL_A_DEV_IFINDEX && i != FLOWCTL_A_DEV_IFNAME) {
+			NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[i],
+					    "the partner is set alone, not with the configuration");
+			return -EINVAL;
+		}
+	err = nla_parse_nested(tb, FLOWCTL_A_PEER_MAX,
+			       info->attrs[FLOWCTL_A_DEV_PEER], fctl_peer_policy,
+			       info->extack);
+	if (err)
+		return err;
+	return fctl_peer_set(q, tb, info->extack);
+}
+
 static int fctl_nl_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct fctl_cfg *ncfg;
@@ -780,6 +828,10 @@ static int fctl_nl_set_doit(struct sk_buff *skb, struct genl_info *info)
 	q = fctl_nl_find(info);
 	if (IS_ERR(q)) {
 		err = PTR_ERR(q);
+		goto unlock;
+	}
+	if (info->attrs[FLOWCTL_A_DEV_PEER]) {
+		err = fctl_nl_set_peer(q, info);
 		goto unlock;
 	}
 	ncfg = fctl_cfg_dup(q);

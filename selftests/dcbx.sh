@@ -21,7 +21,7 @@
 #   | dcbx willing on  |        | ets 0:40,3:60, unwilling |
 #   +------------------+        +--------------------------+
 
-ALL_TESTS="willing_adopts shutdown_reverts ttl_expiry_reverts mismatch_reported malformed_counted bad_tlv_costs_itself app_adopted both_willing no_dcbx_tlvs other_agent_stops prompt_and_fast link_down bridge_port"
+ALL_TESTS="willing_adopts peer_reported shutdown_reverts ttl_expiry_reverts mismatch_reported malformed_counted bad_tlv_costs_itself app_adopted both_willing no_dcbx_tlvs other_agent_stops prompt_and_fast link_down bridge_port"
 source "$(dirname "$0")/lib.sh"
 require_cmd jq tc tcpdump bc dcb
 # "Not before the TTL" compares the agent's clock with a sleep: on the
@@ -117,6 +117,99 @@ willing_adopts()
 	check_err $? "b0's agent does not see the ends agree: $(tail -1 "$TMP/b.ev")"
 	stop_agents
 	log_test "a willing end adopts its unwilling partner's PFC and ETS within an exchange"
+}
+
+# The peer in DCB netlink: what the kernel's dcbnl_ieee_fill builds from
+# the port's ieee_peer_getpfc/getets and peer APP operations (iproute2's
+# dcb shows no peer: selftests/tools/dcbpeer.py sends the RTM_GETDCB).
+peer_a() { ip netns exec "$A" /usr/bin/python3 "$TOP/selftests/tools/dcbpeer.py" a0; }
+peer_a_is() { [ "$(peer_a | jq -c "$1")" = "$2" ]; }
+ynl_a()
+{
+	ip netns exec "$A" /usr/bin/python3 "$TOP/build/ksrc/tools/net/ynl/cli.py" \
+		--spec "$TOP/Documentation/netlink/specs/flowctl.yaml" \
+		--schema "$TOP/build/ksrc/Documentation/netlink/genetlink-legacy.yaml" "$@" 2>&1
+}
+
+peer_reported()
+{
+	local none='{"pfc":null,"ets":null,"app":null}' cfg out apps i
+
+	setup || { check_err 1 "setup failed"; log_test "peer"; return; }
+	check_eq "$(peer_a | jq -c .)" "$none" "a0's peer before any agent"
+	ip netns exec "$B" dcb app add dev b0 dscp-prio 26:3
+	check_err $? "dcb app add on b0"
+	agent "$B" b0 "$TMP/b.ev" willing off
+	agent "$A" a0 "$TMP/a.ev" willing off
+	wait_for 10 peer_a_is .pfc.pfc_en 24
+	check_err $? "a0's peer PFC: $(peer_a)"
+	check_eq "$(peer_a | jq -c '.pfc | [.pfc_cap, .mbc]')" "[8,0]" "peer pfc_cap, mbc"
+	check_eq "$(peer_a | jq -c '.ets | [.prio_tc, .tc_tx_bw, .tc_tsa, .willing]')" \
+		"[[0,1,2,3,4,5,6,7],[40,0,0,60,0,0,0,0],[2,0,0,2,0,0,0,0],0]" \
+		"peer ETS (b0: prio-tc numeric, ets 0:40,3:60)"
+	check_eq "$(peer_a | jq -c '.ets | [.reco_prio_tc, .tc_reco_bw]')" \
+		"[[0,1,2,3,4,5,6,7],[40,0,0,60,0,0,0,0]]" "peer ETS recommendation"
+	check_eq "$(peer_a | jq -c .app)" '[{"selector":5,"priority":3,"protocol":26}]' \
+		"peer APP (b0: dcb app dscp-prio 26:3)"
+	check_eq "$(fc "$A" -j show dev a0 | jq -c '.[0].dcbx_partner | [.mac, .pfc.prios, .ets.tc_bw, .app[0].protocol]')" \
+		'["02:00:00:00:dc:02",[3,4],[40,0,0,60,0,0,0,0],26]' "flowctl show's dcbx_partner"
+	out=$(fc "$A" show dev a0 | grep 'dcbx partner')
+	log_info "${out# }"
+	check_contains "$out" "dcbx partner 02:00:00:00:dc:02: pfc-prios 3,4 prio-tc 0,1,2,3,4,5,6,7 ets 0:40,3:60" \
+		"flowctl show's text"
+	# Unwilling, a0 keeps its own: the peer is what the other end uses.
+	check_eq "$(ip netns exec "$A" dcb -j pfc show dev a0 | jq -c '[.prio_pfc | to_entries[] | select(.value) | .key]')" \
+		"[]" "a0's own PFC beside its peer's"
+	# b0 leaves (TTL 0): no peer.
+	kill "${AGENTS[0]}"
+	wait "${AGENTS[0]}" 2>/dev/null
+	wait_for 5 peer_a_is . "$none"
+	check_err $? "a0's peer after b0's agent left: $(peer_a)"
+	# a0's agent killed without a word: the kernel keeps b0 for its TTL
+	# (4 s at interval 1), no longer.
+	agent "$B" b0 "$TMP/b2.ev" willing off
+	wait_for 10 peer_a_is .pfc.pfc_en 24
+	check_err $? "a0's peer with b0 back"
+	kill -KILL "${AGENTS[1]}"
+	wait "${AGENTS[1]}" 2>/dev/null
+	peer_a_is .pfc.pfc_en 24
+	check_err $? "a0's peer went with its agent, before the TTL"
+	wait_for 7 peer_a_is . "$none"
+	check_err $? "a0's peer outlived b0's TTL: $(peer_a)"
+	stop_agents
+	ip netns exec "$B" dcb app del dev b0 dscp-prio 26:3
+
+	if [ -e "$TOP/build/ksrc/tools/net/ynl/cli.py" ]; then
+		# Refused with nothing changed: with the configuration, without a TTL,
+		# an ETS TLV without its shares, 33 APP entries.
+		cfg=$(fc "$A" -j show dev a0 | jq -c '.[0] | del(.stats, .prio)')
+		out=$(ynl_a --do dev-set --json '{"ifname": "a0", "mode": "pfc", "peer": {"ttl": 100, "pfc-en": 8, "pfc-cap": 8}}')
+		check_fail $? "peer with the configuration accepted"
+		check_contains "$out" "the partner is set alone" "the refusal's words"
+		out=$(ynl_a --do dev-set --json '{"ifname": "a0", "peer": {"pfc-en": 8, "pfc-cap": 8}}')
+		check_fail $? "peer without a TTL accepted"
+		check_contains "$out" "comes with its TTL" "the refusal's words"
+		out=$(ynl_a --do dev-set --json '{"ifname": "a0", "peer": {"ttl": 100, "ets-prio-tc": 0}}')
+		check_fail $? "peer ETS without shares accepted"
+		apps=; for i in $(seq 0 32); do apps+=$(printf '05%02x%02x00' $((i % 8)) "$i"); done
+		out=$(ynl_a --do dev-set --json "{\"ifname\": \"a0\", \"peer\": {\"ttl\": 100, \"app\": \"$apps\"}}")
+		check_fail $? "33 peer APP entries accepted"
+		check_eq "$(fc "$A" -j show dev a0 | jq -c '.[0] | del(.stats, .prio)')" "$cfg" \
+			"a0 after the refused peers"
+		check_eq "$(peer_a | jq -c .)" "$none" "a0's peer after the refused peers"
+		# 32 entries, the most kept, fit a full show beside everything else.
+		out=$(ynl_a --do dev-set --json "{\"ifname\": \"a0\", \"peer\": {\"ttl\": 100, \"pfc-en\": 8, \"pfc-cap\": 8, \"ets-prio-tc\": 0, \"ets-tc-bw\": \"6400000000000000\", \"ets-tc-tsa\": \"0200000000000000\", \"reco-prio-tc\": 0, \"reco-tc-bw\": \"6400000000000000\", \"reco-tc-tsa\": \"0200000000000000\", \"app\": \"${apps:0:256}\"}}")
+		check_err $? "a peer with 32 APP entries: $out"
+		check_eq "$(fc "$A" -j -s show dev a0 | jq '.[0].dcbx_partner.app | length')" 32 \
+			"APP entries in flowctl -s show"
+		check_eq "$(peer_a | jq '.app | length')" 32 "APP entries in DCB netlink's peer"
+		out=$(ynl_a --do dev-set --json '{"ifname": "a0", "peer": {}}')
+		check_err $? "an empty peer (none): $out"
+		check_eq "$(peer_a | jq -c .)" "$none" "a0's peer after an empty one"
+	else
+		log_info "ynl not extracted (make check does it): the refusals were not sent"
+	fi
+	log_test "DCB netlink reports the partner the agent hears (peer PFC, ETS, APP), for its TTL"
 }
 
 shutdown_reverts()

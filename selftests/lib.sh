@@ -65,6 +65,15 @@ check_eq()
 	check_err $? "$3: got '$1', expected '$2'"
 }
 
+# check_contains TEXT PART WHAT: PART occurs in TEXT
+check_contains()
+{
+	case $1 in
+	*"$2"*) ;;
+	*) check_err 1 "$3: '$2' not in '$1'" ;;
+	esac
+}
+
 # check_range VALUE MIN MAX WHAT (integers)
 check_range()
 {

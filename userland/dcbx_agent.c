@@ -16,6 +16,7 @@
 #include <arpa/inet.h>
 #include <dirent.h>
 #include <errno.h>
+#include <linux/dcbnl.h>
 #include <linux/filter.h>
 #include <linux/if_ether.h>
 #include <linux/if_packet.h>
@@ -190,6 +191,86 @@ static int apply(struct fc_dcbx_agent *a, const struct view *v)
 	if (err)
 		fc_nl_perror(&a->nl, err, a->dev, "dcbx", false);
 	return err;
+}
+
+static uint32_t tcs_word(const uint8_t prio_tc[8])
+{
+	uint32_t v = 0;
+	int i;
+
+	for (i = 0; i < 8; i++)
+		v |= (uint32_t)(prio_tc[i] & 7) << (4 * i);
+	return v;
+}
+
+static void put_ets(struct nlmsghdr *nlh, const struct dcbx_ets *e, bool reco)
+{
+	mnl_attr_put_u32(nlh, reco ? FLOWCTL_A_PEER_RECO_PRIO_TC :
+			 FLOWCTL_A_PEER_ETS_PRIO_TC, tcs_word(e->prio_tc));
+	mnl_attr_put(nlh, reco ? FLOWCTL_A_PEER_RECO_TC_BW : FLOWCTL_A_PEER_ETS_TC_BW,
+		     8, e->tc_bw);
+	mnl_attr_put(nlh, reco ? FLOWCTL_A_PEER_RECO_TC_TSA : FLOWCTL_A_PEER_ETS_TC_TSA,
+		     8, e->tsa);
+	if (reco)
+		return;
+	mnl_attr_put_u8(nlh, FLOWCTL_A_PEER_ETS_CAP, e->max_tcs ? e->max_tcs : 8);
+	mnl_attr_put_u8(nlh, FLOWCTL_A_PEER_ETS_WILLING, e->willing);
+	mnl_attr_put_u8(nlh, FLOWCTL_A_PEER_ETS_CBS, e->cbs);
+}
+
+/*
+ * The partner's TLVs to the port (FLOWCTL_A_DEV_PEER), which DCB netlink
+ * reports as the peer's (dcbnl ieee_peer_*) for the LLDPDU's TTL; with
+ * have_peer false, none. Each LLDPDU renews it.
+ */
+static void tell_peer(struct fc_dcbx_agent *a)
+{
+	const struct dcbx_lldpdu *d = &a->peer;
+	struct nlmsghdr *nlh;
+	struct nlattr *nest;
+	int err;
+
+	if (a->peer_unsupported)
+		return;
+	nlh = fc_nl_req(&a->nl, FLOWCTL_CMD_DEV_SET, NLM_F_ACK);
+	mnl_attr_put_u32(nlh, FLOWCTL_A_DEV_IFINDEX, a->ifindex);
+	nest = mnl_attr_nest_start(nlh, FLOWCTL_A_DEV_PEER);
+	if (a->have_peer) {
+		mnl_attr_put_u16(nlh, FLOWCTL_A_PEER_TTL, d->ttl);
+		mnl_attr_put(nlh, FLOWCTL_A_PEER_MAC, 6, a->peer_mac);
+		if (d->have_pfc) {
+			mnl_attr_put_u8(nlh, FLOWCTL_A_PEER_PFC_EN, d->pfc.enable);
+			mnl_attr_put_u8(nlh, FLOWCTL_A_PEER_PFC_CAP, d->pfc.cap);
+			mnl_attr_put_u8(nlh, FLOWCTL_A_PEER_PFC_MBC, d->pfc.mbc);
+			mnl_attr_put_u8(nlh, FLOWCTL_A_PEER_PFC_WILLING, d->pfc.willing);
+		}
+		if (d->have_ets_cfg)
+			put_ets(nlh, &d->ets_cfg, false);
+		if (d->have_ets_rec)
+			put_ets(nlh, &d->ets_rec, true);
+		if (d->have_app) {
+			struct dcb_app app[FLOWCTL_PEER_APPS];
+			unsigned int i, n = d->app.n < FLOWCTL_PEER_APPS ?
+					    d->app.n : FLOWCTL_PEER_APPS;
+
+			for (i = 0; i < n; i++) {
+				app[i].selector = d->app.e[i].sel;
+				app[i].priority = d->app.e[i].prio;
+				app[i].protocol = d->app.e[i].proto;
+			}
+			mnl_attr_put(nlh, FLOWCTL_A_PEER_APP, n * sizeof(app[0]), app);
+		}
+	}
+	mnl_attr_nest_end(nlh, nest);
+	err = fc_nl_talk(&a->nl, nlh, NULL, NULL);
+	if (err == -EINVAL || err == -EOPNOTSUPP) {
+		/* A module that predates FLOWCTL_A_DEV_PEER: said once. */
+		fprintf(stderr, "dcbx: %s's flowctl module does not take the partner's TLVs (%s);\n"
+			"dcb and lldptool show no peer there\n", a->dev, strerror(-err));
+		a->peer_unsupported = true;
+	} else if (err) {
+		fc_nl_perror(&a->nl, err, a->dev, "dcbx", false);
+	}
 }
 
 static void mac_str(char *buf, size_t len, const uint8_t *m)
@@ -503,6 +584,7 @@ static void receive(struct fc_dcbx_agent *a)
 		if (a->have_peer && !memcmp(a->peer_mac, buf + 6, 6)) {
 			a->have_peer = false;
 			fc_dcbx_event(a, "partner-gone", "it sent TTL 0 (shutdown)");
+			tell_peer(a);
 			reconsider(a);
 		}
 		return;
@@ -547,6 +629,7 @@ static void receive(struct fc_dcbx_agent *a)
 		fc_dcbx_event(a, "partner", "its configuration");
 	}
 	a->peer_expires = now_ns() + (uint64_t)d.ttl * 1000000000ULL;
+	tell_peer(a);
 	reconsider(a);
 }
 
@@ -829,6 +912,7 @@ int cmd_dcbx(int argc, char **argv)
 		if (a.have_peer && a.peer_expires <= t) {
 			a.have_peer = false;
 			fc_dcbx_event(&a, "partner-gone", "its TTL ran out");
+			tell_peer(&a);
 			reconsider(&a);
 			continue;
 		}
@@ -869,6 +953,10 @@ int cmd_dcbx(int argc, char **argv)
 	 * unless someone has set it since.
 	 */
 	send_lldpdu(&a, 0);
+	if (a.have_peer) {
+		a.have_peer = false;
+		tell_peer(&a);
+	}
 	if (a.adopted) {
 		struct view cur;
 

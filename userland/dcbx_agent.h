@@ -34,6 +34,7 @@ struct fc_dcbx_agent {
 	struct dcbx_lldpdu peer;
 	uint8_t peer_mac[6];
 	bool have_peer;
+	bool peer_unsupported;	/* the module takes no FLOWCTL_A_DEV_PEER */
 	uint64_t peer_expires;
 	uint64_t multi_until;	/* a second neighbour was heard until then */
 	enum dcbx_state pfc_state, ets_state, app_state;

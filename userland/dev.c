@@ -84,6 +84,51 @@ static void parse_prio(struct fc_dev *d, const struct nlattr *nest)
 	d->prio[p.v[FLOWCTL_A_PRIO_PRIO]] = p;
 }
 
+
+static int peer_cb(const struct nlattr *attr, void *data)
+{
+	struct fc_peer *p = data;
+	unsigned int type = mnl_attr_get_type(attr);
+	size_t len = mnl_attr_get_payload_len(attr);
+	const void *b = mnl_attr_get_payload(attr);
+	uint8_t *dst = NULL;
+
+	if (type > FLOWCTL_A_PEER_MAX)
+		return MNL_CB_OK;
+	switch (type) {
+	case FLOWCTL_A_PEER_MAC:
+		dst = len == 6 ? p->mac : NULL;
+		break;
+	case FLOWCTL_A_PEER_ETS_TC_BW:
+		dst = len == 8 ? p->bw : NULL;
+		break;
+	case FLOWCTL_A_PEER_ETS_TC_TSA:
+		dst = len == 8 ? p->tsa : NULL;
+		break;
+	case FLOWCTL_A_PEER_RECO_TC_BW:
+		dst = len == 8 ? p->reco_bw : NULL;
+		break;
+	case FLOWCTL_A_PEER_RECO_TC_TSA:
+		dst = len == 8 ? p->reco_tsa : NULL;
+		break;
+	case FLOWCTL_A_PEER_APP:
+		if (len % 4 || len / 4 > FLOWCTL_PEER_APPS)
+			return MNL_CB_OK;
+		memcpy(p->app, b, len);
+		p->napps = (unsigned int)(len / 4);
+		p->have |= 1u << type;
+		return MNL_CB_OK;
+	default:
+		if (fc_attr_uint(attr, &p->v[type]))
+			p->have |= 1u << type;
+		return MNL_CB_OK;
+	}
+	if (dst) {
+		memcpy(dst, b, len);
+		p->have |= 1u << type;
+	}
+	return MNL_CB_OK;
+}
 static int dev_cb(const struct nlattr *attr, void *data)
 {
 	struct fc_dev *d = data;
@@ -109,6 +154,11 @@ static int dev_cb(const struct nlattr *attr, void *data)
 		if (mnl_attr_validate(attr, MNL_TYPE_NESTED) >= 0)
 			parse_prio(d, attr);
 		d->have |= 1ull << type;
+		return MNL_CB_OK;
+	case FLOWCTL_A_DEV_PEER:
+		if (mnl_attr_validate(attr, MNL_TYPE_NESTED) >= 0 &&
+		    mnl_attr_parse_nested(attr, peer_cb, &d->peer) >= 0)
+			d->have |= 1ull << type;
 		return MNL_CB_OK;
 	}
 	if (type > FLOWCTL_A_DEV_MAX)

@@ -24,6 +24,16 @@ struct fc_prio {
 	uint64_t v[FLOWCTL_A_PRIO_MAX + 1];
 };
 
+/* The DCBX partner the port's agent heard (FLOWCTL_A_DEV_PEER). */
+struct fc_peer {
+	uint32_t have;				/* bit n: FLOWCTL_A_PEER_n */
+	uint64_t v[FLOWCTL_A_PEER_MAX + 1];	/* the unsigned ones */
+	uint8_t mac[6];
+	uint8_t bw[8], tsa[8], reco_bw[8], reco_tsa[8];
+	unsigned int napps;
+	struct { uint8_t sel, prio; uint16_t proto; } app[FLOWCTL_PEER_APPS];
+};
+
 struct fc_dev {
 	uint64_t have;				/* bit n: FLOWCTL_A_DEV_n */
 	uint64_t v[FLOWCTL_A_DEV_MAX + 1];
@@ -32,6 +42,7 @@ struct fc_dev {
 	uint64_t stats[FLOWCTL_A_STATS_MAX + 1];
 	struct fc_prio prio[FLOWCTL_NUM_PRIOS];	/* by priority number */
 	uint8_t dscp_prios[64];			/* FLOWCTL_A_DEV_DSCP_PRIOS */
+	struct fc_peer peer;			/* FLOWCTL_A_DEV_PEER */
 	uint64_t hwaddr;			/* its own MAC (48 bits), 0: unknown */
 	const struct fc_doc_nic *nic;		/* its driver's own flow control,
 						 * when read (show -s), or NULL

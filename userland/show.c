@@ -627,6 +627,132 @@ static void print_nic(const struct fc_doc_nic *n, uint64_t doors)
 	close_json_object();
 }
 
+static const char *tsa_name(uint8_t tsa)
+{
+	switch (tsa) {
+	case 0: return "strict";
+	case 1: return "cbs";
+	case 2: return "ets";
+	case 255: return "vendor";
+	}
+	return "?";
+}
+
+static const char *app_sel_name(uint8_t sel)
+{
+	static const char *const names[] = {
+		[2] = "stream-port", [3] = "dgram-port", [4] = "port", [5] = "dscp",
+	};
+
+	return sel < 6 && names[sel] ? names[sel] : "?";
+}
+
+/* One of the partner's ETS TLVs: classes, shares, TSAs (JSON, text). */
+static void print_peer_ets(const struct fc_peer *p, const char *key, int ptc,
+			   const uint8_t *bw, const uint8_t *tsa, bool text)
+{
+	enum output_type t = text ? PRINT_ANY : PRINT_JSON;
+	uint64_t v = p->v[ptc];
+	int i, n;
+
+	print_string(t & PRINT_FP, NULL, " %s", key[3] == '_' ? "ets-reco prio-tc" : "prio-tc");
+	open_json_object(key);
+	open_json_array("prio_tc");
+	for (i = 0; i < FLOWCTL_NUM_PRIOS; i++) {
+		print_u64(PRINT_JSON, NULL, NULL, (v >> (4 * i)) & 0xf);
+		if (text)
+			print_text("%s%u", i ? "," : " ", (unsigned int)(v >> (4 * i)) & 0xf);
+	}
+	close_json_array();
+	/* As flowctl's own: the ets classes' shares, the rest strict. */
+	print_string(t & PRINT_FP, NULL, "%s", " ets");
+	open_json_array("tc_bw");
+	for (i = 0, n = 0; i < 8; i++) {
+		print_u64(PRINT_JSON, NULL, NULL, bw[i]);
+		if (!text)
+			continue;
+		if (tsa[i] == 2)
+			print_text("%s%d:%u", n++ ? "," : " ", i, bw[i]);
+		else if (tsa[i])
+			print_text("%s%d:%s", n++ ? "," : " ", i, tsa_name(tsa[i]));
+	}
+	if (text && !n)
+		print_text(" off");
+	close_json_array();
+	open_json_array("tc_tsa");
+	for (i = 0; i < 8; i++)
+		print_string(PRINT_JSON, NULL, NULL, tsa_name(tsa[i]));
+	close_json_array();
+	close_json_object();
+}
+
+/*
+ * The DCBX partner the port's agent last heard (FLOWCTL_A_DEV_PEER), which
+ * dcb netlink reports as the peer's: read only, so set json skips it.
+ */
+static void print_peer(const struct fc_dev *d)
+{
+	const struct fc_peer *p = &d->peer;
+	char mac[18];
+	unsigned int i;
+
+	if (!FC_HAS(d->have, FLOWCTL_A_DEV_PEER) || !p->have)
+		return;
+	snprintf(mac, sizeof(mac), "%02x:%02x:%02x:%02x:%02x:%02x",
+		 p->mac[0], p->mac[1], p->mac[2], p->mac[3], p->mac[4], p->mac[5]);
+	open_json_object("dcbx_partner");
+	print_string(PRINT_ANY, "mac", "  dcbx partner %s:", mac);
+	if (FC_HAS(p->have, FLOWCTL_A_PEER_PFC_EN)) {
+		print_text(" pfc-prios");
+		open_json_object("pfc");
+		fc_print_prios(PRINT_ANY, "prios", " %s",
+			       (unsigned int)p->v[FLOWCTL_A_PEER_PFC_EN]);
+		print_u64(PRINT_JSON, "cap", NULL, p->v[FLOWCTL_A_PEER_PFC_CAP]);
+		print_bool(PRINT_ANY, "willing", p->v[FLOWCTL_A_PEER_PFC_WILLING] ?
+			   " (willing)" : "", p->v[FLOWCTL_A_PEER_PFC_WILLING]);
+		print_bool(PRINT_JSON, "mbc", NULL, p->v[FLOWCTL_A_PEER_PFC_MBC]);
+		close_json_object();
+	}
+	if (FC_HAS(p->have, FLOWCTL_A_PEER_ETS_PRIO_TC)) {
+		print_peer_ets(p, "ets", FLOWCTL_A_PEER_ETS_PRIO_TC, p->bw, p->tsa,
+			       true);
+		print_bool(PRINT_JSON, "ets_willing", NULL,
+			   p->v[FLOWCTL_A_PEER_ETS_WILLING]);
+	}
+	if (FC_HAS(p->have, FLOWCTL_A_PEER_RECO_PRIO_TC))
+		/* Text names the Recommendation only where it differs. */
+		print_peer_ets(p, "ets_reco", FLOWCTL_A_PEER_RECO_PRIO_TC,
+			       p->reco_bw, p->reco_tsa,
+			       !FC_HAS(p->have, FLOWCTL_A_PEER_ETS_PRIO_TC) ||
+			       p->v[FLOWCTL_A_PEER_RECO_PRIO_TC] !=
+			       p->v[FLOWCTL_A_PEER_ETS_PRIO_TC] ||
+			       memcmp(p->bw, p->reco_bw, 8) ||
+			       memcmp(p->tsa, p->reco_tsa, 8));
+	if (FC_HAS(p->have, FLOWCTL_A_PEER_APP)) {
+		print_text(" app");
+		open_json_array("app");
+		for (i = 0; i < p->napps; i++) {
+			open_json_object(NULL);
+			print_u64(PRINT_JSON, "selector", NULL, p->app[i].sel);
+			print_u64(PRINT_JSON, "protocol", NULL, p->app[i].proto);
+			print_u64(PRINT_JSON, "priority", NULL, p->app[i].prio);
+			close_json_object();
+			/* dcb app's words */
+			if (p->app[i].sel == 1)
+				print_text(" ethtype-prio 0x%04x:%u", p->app[i].proto,
+					   p->app[i].prio);
+			else
+				print_text(" %s-prio %u:%u", app_sel_name(p->app[i].sel),
+					   p->app[i].proto, p->app[i].prio);
+		}
+		close_json_array();
+		if (!p->napps)
+			print_text(" none");
+	}
+	print_u64(PRINT_ANY, "ttl_s", " (%s s left)\n", p->v[FLOWCTL_A_PEER_TTL]);
+	close_json_object();
+}
+
 void fc_print_dev(const struct fc_dev *d, unsigned int what)
 {
 	enum output_type cf = (what & FC_SHOW_CONFIG) ? PRINT_ANY : 0;
@@ -649,6 +775,8 @@ void fc_print_dev(const struct fc_dev *d, unsigned int what)
 	print_nl();
 	if ((cf & PRINT_FP) && !is_json())
 		print_in_force(d);
+	if (what & FC_SHOW_CONFIG)
+		print_peer(d);
 
 	if (what & FC_SHOW_COUNTERS)
 		print_port_counters(d, PRINT_ANY);

@@ -45,6 +45,7 @@ TOP_TYPES = {
     "wd_detect_ms": int, "wd_restore_ms": int, "wd_action": str, "tx_storm_ms": int,
     "partner_mac": str, "address": str, "nic": dict,
     "tunnel_wire": bool, "round_trip_bits": int, "dscp_prio": list, "doors": dict,
+    "dcbx_partner": dict,
 }
 STATS_KEYS = ["rx_pause", "rx_xon", "rx_pfc", "tx_pause", "tx_xon", "tx_pfc",
               "rx_ignored", "rx_malformed", "rx_unsupported", "partner_ignored",

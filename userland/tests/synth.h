@@ -91,6 +91,37 @@ static inline struct nlmsghdr *synth_full_dev(char *buf, uint32_t seq, uint16_t 
 
 		mnl_attr_put(nlh, FLOWCTL_A_DEV_PARTNER_MAC, sizeof(mac), mac);
 	}
+	{
+		/* A DCBX partner: PFC on 3, ETS, a Recommendation that differs,
+		 * one DSCP and one EtherType APP entry.
+		 */
+		static const uint8_t mac[6] = { 0x02, 0x00, 0x00, 0x00, 0xdc, 0x02 };
+		static const uint8_t bw[8] = { 40, 0, 0, 60, 0, 0, 0, 0 };
+		static const uint8_t tsa[8] = { 2, 0, 0, 2, 0, 0, 0, 0 };
+		static const uint8_t rbw[8] = { 100, 0, 0, 0, 0, 0, 0, 0 };
+		static const uint8_t rtsa[8] = { 2, 0, 0, 0, 0, 0, 0, 0 };
+		static const uint8_t app[8] = { 5, 3, 26, 0, 1, 3, 0x15, 0x89 };
+		struct nlattr *peer = mnl_attr_nest_start(nlh, FLOWCTL_A_DEV_PEER);
+
+		mnl_attr_put_u16(nlh, FLOWCTL_A_PEER_TTL, 117);
+		mnl_attr_put(nlh, FLOWCTL_A_PEER_MAC, sizeof(mac), mac);
+		mnl_attr_put_u8(nlh, FLOWCTL_A_PEER_PFC_EN, 0x08);
+		mnl_attr_put_u8(nlh, FLOWCTL_A_PEER_PFC_CAP, 8);
+		mnl_attr_put_u8(nlh, FLOWCTL_A_PEER_PFC_MBC, 0);
+		mnl_attr_put_u8(nlh, FLOWCTL_A_PEER_PFC_WILLING, 1);
+		mnl_attr_put_u32(nlh, FLOWCTL_A_PEER_ETS_PRIO_TC, 0x00003000);
+		mnl_attr_put(nlh, FLOWCTL_A_PEER_ETS_TC_BW, 8, bw);
+		mnl_attr_put(nlh, FLOWCTL_A_PEER_ETS_TC_TSA, 8, tsa);
+		mnl_attr_put_u8(nlh, FLOWCTL_A_PEER_ETS_CAP, 8);
+		mnl_attr_put_u8(nlh, FLOWCTL_A_PEER_ETS_WILLING, 0);
+		mnl_attr_put_u8(nlh, FLOWCTL_A_PEER_ETS_CBS, 0);
+		mnl_attr_put_u32(nlh, FLOWCTL_A_PEER_RECO_PRIO_TC, 0);
+		mnl_attr_put(nlh, FLOWCTL_A_PEER_RECO_TC_BW, 8, rbw);
+		mnl_attr_put(nlh, FLOWCTL_A_PEER_RECO_TC_TSA, 8, rtsa);
+		/* struct dcb_app: selector, priority, protocol (host order) */
+		mnl_attr_put(nlh, FLOWCTL_A_PEER_APP, sizeof(app), app);
+		mnl_attr_nest_end(nlh, peer);
+	}
 	mnl_attr_put_u32(nlh, SYNTH_UNKNOWN, 0xdeadbeef);
 
 	nest = mnl_attr_nest_start(nlh, FLOWCTL_A_DEV_STATS);

@@ -244,6 +244,11 @@ static void test_text(void)
 	test_round_trip(t);
 	ktap_ok(strstr(t, "quanta 65535") && strstr(t, "xoff 60000B xon 30000B"),
 		"text: thresholds and quanta");
+	ktap_ok(strstr(t, "\n  dcbx partner 02:00:00:00:dc:02: pfc-prios 3 (willing) "
+			  "prio-tc 0,0,0,3,0,0,0,0 ets 0:40,3:60 ets-reco prio-tc "
+			  "0,0,0,0,0,0,0,0 ets 0:100 app dscp-prio 26:3 ethtype-prio 0x8915:3 "
+			  "(117 s left)\n") != NULL,
+		"text: the DCBX partner's TLVs on a line of their own");
 	ktap_ok(strstr(t, "prio 3: paused by the partner for 2 ms, 12.35 ms left") != NULL,
 		"text: a paused priority shows the time left");
 	ktap_ok(strstr(t, "prio 4: pausing the partner (XOFF sent)") != NULL,
@@ -527,6 +532,26 @@ static void test_json(const char *dir)
 	ktap_ok(strchr(j, '\n') == j + strlen(j) - 1, "json: compact JSON is one line");
 	ktap_ok(strchr(p, '\n') < p + strlen(p) - 1, "json -p: pretty JSON spans lines");
 	test_json_round_trip(j);
+	{
+		/* As printed: the object, up to the next top-level key. */
+		const char *b = strstr(j, "\"dcbx_partner\":");
+		const char *end = b ? strstr(b, ",\"stats\":") : NULL;
+		char d[1024];
+
+		snprintf(d, sizeof(d), "%.*s", b && end ? (int)(end - b) - 15 : 6,
+			 b && end ? b + 15 : "(none)");
+		KTAP_EQ_STR(d,
+			    "{\"mac\":\"02:00:00:00:dc:02\",\"pfc\":{\"prios\":[3],\"cap\":8,"
+			    "\"willing\":true,\"mbc\":false},\"ets\":{\"prio_tc\":[0,0,0,3,0,0,0,0],"
+			    "\"tc_bw\":[40,0,0,60,0,0,0,0],\"tc_tsa\":[\"ets\",\"strict\",\"strict\","
+			    "\"ets\",\"strict\",\"strict\",\"strict\",\"strict\"]},\"ets_willing\":false,"
+			    "\"ets_reco\":{\"prio_tc\":[0,0,0,0,0,0,0,0],\"tc_bw\":[100,0,0,0,0,0,0,0],"
+			    "\"tc_tsa\":[\"ets\",\"strict\",\"strict\",\"strict\",\"strict\",\"strict\","
+			    "\"strict\",\"strict\"]},\"app\":[{\"selector\":5,\"protocol\":26,"
+			    "\"priority\":3},{\"selector\":1,\"protocol\":35093,\"priority\":3}],"
+			    "\"ttl_s\":117}",
+			    "json: the DCBX partner's TLVs (dcbx_partner)");
+	}
 	KTAP_EQ_STR(e, "[]\n", "json: no ports is an empty array");
 	save(dir, "show.json", j);
 	{

@@ -154,10 +154,55 @@ enum {
 					 * of the interfaces flowctl answers
 					 * on this device
 					 */
+	FLOWCTL_A_DEV_PEER,		/* nest, the FLOWCTL_A_PEER_ set: the
+					 * partner's DCB configuration as the
+					 * port's DCBX agent last heard it, for
+					 * its TTL. DEV_SET with it alone (an
+					 * empty nest: no partner); DCB netlink
+					 * reports it as the peer's
+					 */
 
 	__FLOWCTL_A_DEV_MAX,
 	FLOWCTL_A_DEV_MAX = (__FLOWCTL_A_DEV_MAX - 1)
 };
+
+/*
+ * The partner's DCBX TLVs (802.1Qaz D.2.9 to D.2.12) in FLOWCTL_A_DEV_PEER:
+ * each TLV's attributes are there when it sent that TLV.
+ */
+enum {
+	FLOWCTL_A_PEER_UNSPEC,
+	FLOWCTL_A_PEER_TTL,		/* u16, s: how long this holds (the
+					 * LLDPDU's TTL); required
+					 */
+	FLOWCTL_A_PEER_MAC,		/* binary, 6 bytes: its source */
+	FLOWCTL_A_PEER_PFC_EN,		/* u8, PFC TLV: bit n = priority n */
+	FLOWCTL_A_PEER_PFC_CAP,		/* u8, 0..8 */
+	FLOWCTL_A_PEER_PFC_MBC,		/* u8, 0 or 1 */
+	FLOWCTL_A_PEER_PFC_WILLING,	/* u8, 0 or 1 */
+	FLOWCTL_A_PEER_ETS_PRIO_TC,	/* u32, ETS Configuration TLV: 4 bits
+					 * a priority, as FLOWCTL_A_DEV_PRIO_TC
+					 */
+	FLOWCTL_A_PEER_ETS_TC_BW,	/* binary, 8 bytes: percent a class */
+	FLOWCTL_A_PEER_ETS_TC_TSA,	/* binary, 8 bytes: IEEE_8021QAZ_TSA_* */
+	FLOWCTL_A_PEER_ETS_CAP,		/* u8, 1..8 */
+	FLOWCTL_A_PEER_ETS_WILLING,	/* u8, 0 or 1 */
+	FLOWCTL_A_PEER_ETS_CBS,		/* u8, 0 or 1 */
+	FLOWCTL_A_PEER_RECO_PRIO_TC,	/* u32, ETS Recommendation TLV */
+	FLOWCTL_A_PEER_RECO_TC_BW,	/* binary, 8 bytes */
+	FLOWCTL_A_PEER_RECO_TC_TSA,	/* binary, 8 bytes */
+	FLOWCTL_A_PEER_APP,		/* binary, APP TLV: struct dcb_app
+					 * (linux/dcbnl.h) entries, at most
+					 * FLOWCTL_PEER_APPS (the agent
+					 * passes the TLV's first ones)
+					 */
+
+	__FLOWCTL_A_PEER_MAX,
+	FLOWCTL_A_PEER_MAX = (__FLOWCTL_A_PEER_MAX - 1)
+};
+
+/* A partner's APP entries kept (one TLV holds up to 168). */
+#define FLOWCTL_PEER_APPS	32
 
 enum {
 	FLOWCTL_A_STATS_UNSPEC,
