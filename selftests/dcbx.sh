@@ -139,7 +139,8 @@ peer_reported()
 	check_eq "$(peer_a | jq -c .)" "$none" "a0's peer before any agent"
 	ip netns exec "$B" dcb app add dev b0 dscp-prio 26:3
 	check_err $? "dcb app add on b0"
-	agent "$B" b0 "$TMP/b.ev" willing off
+	# b0 at interval 2 (TTL 8 s): its goodbye, not its TTL, must clear a0's peer.
+	agent "$B" b0 "$TMP/b.ev" willing off interval 2
 	agent "$A" a0 "$TMP/a.ev" willing off
 	wait_for 10 peer_a_is .pfc.pfc_en 24
 	check_err $? "a0's peer PFC: $(peer_a)"
@@ -160,10 +161,10 @@ peer_reported()
 	# Unwilling, a0 keeps its own: the peer is what the other end uses.
 	check_eq "$(ip netns exec "$A" dcb -j pfc show dev a0 | jq -c '[.prio_pfc | to_entries[] | select(.value) | .key]')" \
 		"[]" "a0's own PFC beside its peer's"
-	# b0 leaves (TTL 0): no peer.
+	# b0 leaves (TTL 0): no peer, well before the 6 s or more left of its TTL.
 	kill "${AGENTS[0]}"
 	wait "${AGENTS[0]}" 2>/dev/null
-	wait_for 5 peer_a_is . "$none"
+	wait_for 4 peer_a_is . "$none"
 	check_err $? "a0's peer after b0's agent left: $(peer_a)"
 	# a0's agent killed without a word: the kernel keeps b0 for its TTL
 	# (4 s at interval 1), no longer.
