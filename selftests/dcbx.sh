@@ -106,7 +106,7 @@ willing_adopts()
 	agent "$B" b0 "$TMP/b.ev" willing off
 	t0=$SECONDS
 	agent "$A" a0 "$TMP/a.ev" willing on
-	wait_for 15 same_as_b0
+	wait_for 30 same_as_b0
 	check_err $? "a0 did not adopt b0's configuration: a0 $(view "$A" a0), b0 $(view "$B" b0)"
 	t1=$SECONDS
 	log_info "a0 adopted b0's $(view "$B" b0) in about $((t1 - t0)) s"
@@ -139,10 +139,10 @@ peer_reported()
 	check_eq "$(peer_a | jq -c .)" "$none" "a0's peer before any agent"
 	ip netns exec "$B" dcb app add dev b0 dscp-prio 26:3
 	check_err $? "dcb app add on b0"
-	# b0 at interval 2 (TTL 8 s): its goodbye, not its TTL, must clear a0's peer.
-	agent "$B" b0 "$TMP/b.ev" willing off interval 2
+	# b0 at interval 5 (TTL 20 s): its goodbye, not its TTL, must clear a0's peer.
+	agent "$B" b0 "$TMP/b.ev" willing off interval 5
 	agent "$A" a0 "$TMP/a.ev" willing off
-	wait_for 10 peer_a_is .pfc.pfc_en 24
+	wait_for 30 peer_a_is .pfc.pfc_en 24
 	check_err $? "a0's peer PFC: $(peer_a)"
 	check_eq "$(peer_a | jq -c '.pfc | [.pfc_cap, .mbc]')" "[8,0]" "peer pfc_cap, mbc"
 	check_eq "$(peer_a | jq -c '.ets | [.prio_tc, .tc_tx_bw, .tc_tsa, .willing]')" \
@@ -161,21 +161,21 @@ peer_reported()
 	# Unwilling, a0 keeps its own: the peer is what the other end uses.
 	check_eq "$(ip netns exec "$A" dcb -j pfc show dev a0 | jq -c '[.prio_pfc | to_entries[] | select(.value) | .key]')" \
 		"[]" "a0's own PFC beside its peer's"
-	# b0 leaves (TTL 0): no peer, well before the 6 s or more left of its TTL.
+	# b0 leaves (TTL 0): no peer, well before the 15 s or more left of its TTL.
 	kill "${AGENTS[0]}"
 	wait "${AGENTS[0]}" 2>/dev/null
-	wait_for 4 peer_a_is . "$none"
+	wait_for 10 peer_a_is . "$none"
 	check_err $? "a0's peer after b0's agent left: $(peer_a)"
 	# a0's agent killed without a word: the kernel keeps b0 for its TTL
-	# (4 s at interval 1), no longer.
-	agent "$B" b0 "$TMP/b2.ev" willing off
-	wait_for 10 peer_a_is .pfc.pfc_en 24
+	# (20 s at interval 5, at least 15 s of it left), no longer.
+	agent "$B" b0 "$TMP/b2.ev" willing off interval 5
+	wait_for 30 peer_a_is .pfc.pfc_en 24
 	check_err $? "a0's peer with b0 back"
 	kill -KILL "${AGENTS[1]}"
 	wait "${AGENTS[1]}" 2>/dev/null
 	peer_a_is .pfc.pfc_en 24
 	check_err $? "a0's peer went with its agent, before the TTL"
-	wait_for 7 peer_a_is . "$none"
+	wait_for 25 peer_a_is . "$none"
 	check_err $? "a0's peer outlived b0's TTL: $(peer_a)"
 	stop_agents
 	ip netns exec "$B" dcb app del dev b0 dscp-prio 26:3
@@ -221,7 +221,7 @@ shutdown_reverts()
 	own=$(view "$A" a0)
 	agent "$B" b0 "$TMP/b.ev" willing off
 	agent "$A" a0 "$TMP/a.ev" willing on
-	wait_for 15 same_as_b0
+	wait_for 30 same_as_b0
 	check_err $? "a0 never adopted (precondition)"
 	kill "${AGENTS[0]}"
 	wait "${AGENTS[0]}" 2>/dev/null
@@ -241,7 +241,7 @@ ttl_expiry_reverts()
 	own=$(view "$A" a0)
 	agent "$B" b0 "$TMP/b.ev" willing off interval 2
 	agent "$A" a0 "$TMP/a.ev" willing on
-	wait_for 15 same_as_b0
+	wait_for 30 same_as_b0
 	check_err $? "a0 never adopted (precondition)"
 	# Silence b0 without a goodbye: its TTL (8 s) must run out first.
 	kill -KILL "${AGENTS[0]}"
@@ -381,7 +381,7 @@ no_dcbx_tlvs()
 	# The frames below leave from b0: its agent is told to let them be.
 	agent "$B" b0 "$TMP/b.ev" willing off other-agents ignore
 	agent "$A" a0 "$TMP/a.ev" willing on
-	wait_for 15 same_as_b0
+	wait_for 30 same_as_b0
 	check_err $? "a0 never adopted (precondition)"
 	# What lldpd would send from the same port: no DCBX TLV at all.
 	mac_b=$(mac_of "$B" b0)
@@ -406,7 +406,7 @@ other_agent_stops()
 	ip netns exec "$B" flowctl -j dcbx dev b0 willing off interval 1 >"$TMP/b.ev" 2>"$TMP/b.err" &
 	pid=$!
 	agent "$A" a0 "$TMP/a.ev" willing on
-	wait_for 15 same_as_b0
+	wait_for 30 same_as_b0
 	check_err $? "a0 never adopted (precondition)"
 	mac_b=$(mac_of "$B" b0)
 	plain="0180c200000e${mac_b//:/}88cc020704${mac_b//:/}04050565746830060200780000"
@@ -503,7 +503,7 @@ bridge_port()
 	ip -n "$B" link set br0 up
 	agent "$B" b0 "$TMP/b.ev" willing on
 	agent "$A" a0 "$TMP/a.ev" willing off
-	wait_for 15 same_as_b0
+	wait_for 30 same_as_b0
 	check_err $? "b0 (a bridge port) did not adopt a0's: a0 $(view "$A" a0), b0 $(view "$B" b0)"
 	check_eq "$(view "$B" b0 | jq -c '.[1]')" "[5]" "b0's pfc_prios after adopting a0's"
 	stop_agents
