@@ -10,6 +10,7 @@
 const uint8_t lldp_nearest_bridge[6] = { 0x01, 0x80, 0xc2, 0x00, 0x00, 0x0e };
 
 static const uint8_t oui_8021[3] = { 0x00, 0x80, 0xc2 };
+static const uint8_t oui_cee[3] = { 0x00, 0x1b, 0x21 };
 
 #define TLV_END		0
 #define TLV_CHASSIS	1
@@ -20,6 +21,15 @@ static const uint8_t oui_8021[3] = { 0x00, 0x80, 0xc2 };
 #define ETS_LEN		25	/* OUI, subtype, flags, 4 + 8 + 8 */
 #define PFC_LEN		6	/* OUI, subtype, flags, enable */
 #define APP_LEN(n)	(5 + 3 * (n))	/* OUI, subtype, reserved, entries */
+
+#define CEE_CTRL	1
+#define CEE_PG		2
+#define CEE_PFC		3
+#define CEE_APP		4
+#define CEE_CTRL_LEN	10
+#define CEE_PG_LEN	17
+#define CEE_PFC_LEN	6
+#define CEE_APP_LEN(n)	(4 + 6 * (n))
 
 const char *dcbx_strerror(enum dcbx_err e)
 {
@@ -55,6 +65,8 @@ const char *dcbx_feature_name(enum dcbx_feature f)
 		return "PFC Configuration";
 	case DCBX_F_APP:
 		return "Application Priority";
+	case DCBX_F_CEE:
+		return "CEE DCBX";
 	case DCBX_FEATURES:
 		break;
 	}
@@ -102,6 +114,67 @@ static void ets_tables(uint8_t *v, const struct dcbx_ets *e)
 	memcpy(v + 12, e->tsa, 8);
 }
 
+/* A CEE feature sub-TLV's first four octets. */
+static void cee_feat_put(uint8_t *v, const struct dcbx_cee_feat *f)
+{
+	v[0] = f->oper_ver;
+	v[1] = f->max_ver;
+	v[2] = (uint8_t)((f->enable ? 0x80 : 0) | (f->willing ? 0x40 : 0) |
+			 (f->error ? 0x20 : 0));
+	v[3] = 0;
+}
+
+/* The CEE TLV's value (OUI, subtype, sub-TLVs) into v; its length, or 0. */
+static size_t cee_value(uint8_t *v, size_t cap, const struct dcbx_cee *c)
+{
+	uint8_t *p = v + 4, *end = v + cap, sub[CEE_APP_LEN(DCBX_CEE_APP_MAX)];
+	unsigned int i;
+
+	memcpy(v, oui_cee, 3);
+	v[3] = DCBX_CEE_SUBTYPE;
+	sub[0] = c->oper_ver;
+	sub[1] = c->max_ver;
+	for (i = 0; i < 4; i++) {
+		sub[2 + i] = (uint8_t)(c->seq >> (24 - 8 * i));
+		sub[6 + i] = (uint8_t)(c->ack >> (24 - 8 * i));
+	}
+	if (!put_tlv(&p, end, CEE_CTRL, sub, CEE_CTRL_LEN))
+		return 0;
+	if (c->pg.have) {
+		cee_feat_put(sub, &c->pg);
+		for (i = 0; i < 4; i++)
+			sub[4 + i] = (uint8_t)(c->pgid[2 * i] << 4 | (c->pgid[2 * i + 1] & 0xf));
+		memcpy(sub + 8, c->pg_pct, 8);
+		sub[16] = c->pg_tcs;
+		if (!put_tlv(&p, end, CEE_PG, sub, CEE_PG_LEN))
+			return 0;
+	}
+	if (c->pfc.have) {
+		cee_feat_put(sub, &c->pfc);
+		sub[4] = c->pfc_enable;
+		sub[5] = c->pfc_tcs;
+		if (!put_tlv(&p, end, CEE_PFC, sub, CEE_PFC_LEN))
+			return 0;
+	}
+	if (c->app.have) {
+		cee_feat_put(sub, &c->app);
+		for (i = 0; i < c->napp; i++) {
+			const struct dcbx_cee_app *a = &c->apps[i];
+			uint8_t *x = sub + CEE_APP_LEN(i);
+
+			x[0] = (uint8_t)(a->proto >> 8);
+			x[1] = (uint8_t)a->proto;
+			x[2] = (uint8_t)((a->oui[0] & 0xfc) | (a->sel & 3));
+			x[3] = a->oui[1];
+			x[4] = a->oui[2];
+			x[5] = a->prio_map;
+		}
+		if (!put_tlv(&p, end, CEE_APP, sub, CEE_APP_LEN(c->napp)))
+			return 0;
+	}
+	return (size_t)(p - v);
+}
+
 size_t dcbx_build(uint8_t *buf, size_t cap, const uint8_t sa[6],
 		  const struct dcbx_lldpdu *d)
 {
@@ -113,7 +186,8 @@ size_t dcbx_build(uint8_t *buf, size_t cap, const uint8_t sa[6],
 	if ((d->have_ets_cfg && !dcbx_ets_valid(&d->ets_cfg)) ||
 	    (d->have_ets_rec && !dcbx_ets_valid(&d->ets_rec)) ||
 	    (d->have_pfc && d->pfc.cap > 8) ||
-	    (d->have_app && d->app.n > DCBX_APP_MAX))
+	    (d->have_app && d->app.n > DCBX_APP_MAX) ||
+	    (d->have_cee && d->cee.napp > DCBX_CEE_APP_MAX))
 		return 0;
 	memcpy(p, lldp_nearest_bridge, 6);
 	memcpy(p + 6, sa, 6);
@@ -179,6 +253,13 @@ size_t dcbx_build(uint8_t *buf, size_t cap, const uint8_t sa[6],
 		if (!put_tlv(&p, end, TLV_ORG, a, APP_LEN(d->app.n)))
 			return 0;
 	}
+	if (d->have_cee) {
+		uint8_t c[511];
+		size_t n = cee_value(c, sizeof(c), &d->cee);
+
+		if (!n || !put_tlv(&p, end, TLV_ORG, c, n))
+			return 0;
+	}
 	if (!put_tlv(&p, end, TLV_END, NULL, 0))
 		return 0;
 	/* Pad to Ethernet's 60-byte minimum (without the FCS). */
@@ -222,6 +303,8 @@ static void feature_bad(struct dcbx_lldpdu *d, enum dcbx_feature f,
 		d->have_app = false;
 		memset(&d->app, 0, sizeof(d->app));
 		break;
+	case DCBX_F_CEE:
+		break;		/* cee_parse keeps the sub-TLVs that were good */
 	default:
 		d->have_pfc = false;
 		memset(&d->pfc, 0, sizeof(d->pfc));
@@ -297,6 +380,113 @@ static void dcbx_feature(struct dcbx_lldpdu *d, const uint8_t *v,
 	}
 }
 
+static void cee_feat_get(const uint8_t *v, struct dcbx_cee_feat *f)
+{
+	f->have = true;
+	f->oper_ver = v[0];
+	f->max_ver = v[1];
+	f->enable = v[2] & 0x80;
+	f->willing = v[2] & 0x40;
+	f->error = v[2] & 0x20;
+}
+
+/*
+ * The CEE TLV (v: tlen octets from the OUI). Without a well-formed Control
+ * sub-TLV it says nothing (have_cee false); a malformed feature sub-TLV
+ * costs only that feature. Either is counted as a bad CEE TLV.
+ */
+static void cee_parse(struct dcbx_lldpdu *d, const uint8_t *v, unsigned int tlen,
+		      uint8_t *seen)
+{
+	struct dcbx_cee *c = &d->cee;
+	const uint8_t *p = v + 4, *end = v + tlen;
+	uint8_t subs = 0;
+	unsigned int i;
+
+	if (*seen & (1u << DCBX_F_CEE)) {
+		feature_bad(d, DCBX_F_CEE, DCBX_DUPLICATE);
+		return;
+	}
+	*seen |= 1u << DCBX_F_CEE;
+	while (end - p >= 2) {
+		unsigned int type = p[0] >> 1;
+		unsigned int len = (unsigned int)(p[0] & 1) << 8 | p[1];
+		const uint8_t *s = p + 2;
+		bool ok;
+
+		if ((size_t)(end - s) < len) {
+			feature_bad(d, DCBX_F_CEE, DCBX_TRUNCATED);
+			break;
+		}
+		p = s + len;
+		if (type < CEE_CTRL || type > CEE_APP)
+			continue;	/* Logical Link Down and later: not ours */
+		if (subs & (1u << type)) {
+			feature_bad(d, DCBX_F_CEE, DCBX_DUPLICATE);
+			continue;
+		}
+		subs |= 1u << type;
+		ok = type == CEE_CTRL ? len == CEE_CTRL_LEN :
+		     type == CEE_PG ? len == CEE_PG_LEN :
+		     type == CEE_PFC ? len == CEE_PFC_LEN :
+		     len >= CEE_APP_LEN(0) && (len - CEE_APP_LEN(0)) % 6 == 0 &&
+		     (len - CEE_APP_LEN(0)) / 6 <= DCBX_CEE_APP_MAX;
+		if (!ok) {
+			feature_bad(d, DCBX_F_CEE, DCBX_BAD_LENGTH);
+			continue;
+		}
+		switch (type) {
+		case CEE_CTRL:
+			d->have_cee = true;
+			c->oper_ver = s[0];
+			c->max_ver = s[1];
+			c->seq = (uint32_t)s[2] << 24 | (uint32_t)s[3] << 16 |
+				 (uint32_t)s[4] << 8 | s[5];
+			c->ack = (uint32_t)s[6] << 24 | (uint32_t)s[7] << 16 |
+				 (uint32_t)s[8] << 8 | s[9];
+			break;
+		case CEE_PG:
+			for (i = 0; i < 8; i++) {
+				c->pgid[i] = i % 2 ? s[4 + i / 2] & 0xf : s[4 + i / 2] >> 4;
+				if (c->pgid[i] > 7 && c->pgid[i] != DCBX_CEE_PG_STRICT)
+					break;
+			}
+			if (i < 8) {
+				feature_bad(d, DCBX_F_CEE, DCBX_BAD_VALUE);
+				break;
+			}
+			cee_feat_get(s, &c->pg);
+			memcpy(c->pg_pct, s + 8, 8);
+			c->pg_tcs = s[16];
+			break;
+		case CEE_PFC:
+			cee_feat_get(s, &c->pfc);
+			c->pfc_enable = s[4];
+			c->pfc_tcs = s[5];
+			break;
+		default:
+			cee_feat_get(s, &c->app);
+			c->napp = (len - CEE_APP_LEN(0)) / 6;
+			for (i = 0; i < c->napp; i++) {
+				const uint8_t *x = s + CEE_APP_LEN(i);
+				struct dcbx_cee_app *a = &c->apps[i];
+
+				a->proto = (uint16_t)(x[0] << 8 | x[1]);
+				a->sel = x[2] & 3;
+				a->oui[0] = x[2] & 0xfc;
+				a->oui[1] = x[3];
+				a->oui[2] = x[4];
+				a->prio_map = x[5];
+			}
+		}
+	}
+	if (!d->have_cee) {
+		memset(c, 0, sizeof(*c));
+		if (!(d->bad & (1u << DCBX_F_CEE)))
+			feature_bad(d, DCBX_F_CEE, DCBX_BAD_LENGTH);
+	}
+}
+
 enum dcbx_err dcbx_parse(const uint8_t *frame, size_t len,
 			 struct dcbx_lldpdu *d)
 {
@@ -352,6 +542,10 @@ enum dcbx_err dcbx_parse(const uint8_t *frame, size_t len,
 		case TLV_ORG:
 			if (tlen < 4)
 				return DCBX_BAD_LENGTH;
+			if (!memcmp(v, oui_cee, 3) && v[3] == DCBX_CEE_SUBTYPE) {
+				cee_parse(d, v, tlen, &seen);
+				break;
+			}
 			if (memcmp(v, oui_8021, 3) ||
 			    (v[3] != DCBX_SUBTYPE_ETS_CFG &&
 			     v[3] != DCBX_SUBTYPE_ETS_REC &&

@@ -79,12 +79,57 @@ struct dcbx_app {
 	struct dcbx_app_entry e[DCBX_APP_MAX];
 };
 
+/*
+ * CEE (DCBX 1.01, "legacy" DCBX): one organizationally specific TLV, OUI
+ * 00-1B-21 subtype 2, of sub-TLVs with LLDP's 7+9-bit headers, in this
+ * order (lldpad's tlv_dcbx.c, wireshark's packet-lldp.c):
+ *   1 Control, 10 octets: oper version, max version, SeqNo, AckNo (32 bits)
+ *   2 Priority Groups, 17: feature header (oper version, max version,
+ *     flags: enable 0x80 willing 0x40 error 0x20, subtype 0), the PGID of
+ *     each priority (4 bits; priority 0 in the high nibble of the first
+ *     octet; 15: strict), each PG's percent (8 octets), TCs supported
+ *   3 PFC, 6: feature header, enable (bit n = priority n), TCs supported
+ *   4 Application, 4 + 6N: feature header, then each entry: protocol (16
+ *     bits), selector (2 low bits: 0 EtherType, 1 TCP/UDP port) with the
+ *     OUI's 6 high bits, the OUI's other 16 bits, the priorities (bit n)
+ */
+#define DCBX_CEE_SUBTYPE	2
+#define DCBX_CEE_APP_MAX	80	/* (511 - 4 - 12 - 4) / 6 */
+#define DCBX_CEE_PG_STRICT	15
+
+struct dcbx_cee_feat {
+	bool have;
+	uint8_t oper_ver, max_ver;
+	bool enable, willing, error;
+};
+
+struct dcbx_cee_app {
+	uint16_t proto;
+	uint8_t sel;		/* 0 EtherType, 1 TCP/UDP port */
+	uint8_t oui[3];
+	uint8_t prio_map;	/* bit n: priority n */
+};
+
+struct dcbx_cee {
+	uint8_t oper_ver, max_ver;
+	uint32_t seq, ack;
+	struct dcbx_cee_feat pg, pfc, app;
+	uint8_t pgid[8];	/* each priority's group, 0..7 or 15 */
+	uint8_t pg_pct[8];	/* each group's percent */
+	uint8_t pg_tcs;
+	uint8_t pfc_enable;	/* bit n: priority n */
+	uint8_t pfc_tcs;
+	unsigned int napp;
+	struct dcbx_cee_app apps[DCBX_CEE_APP_MAX];
+};
+
 /* The DCBX features, as bits of dcbx_lldpdu.bad. */
 enum dcbx_feature {
 	DCBX_F_ETS_CFG,
 	DCBX_F_ETS_REC,
 	DCBX_F_PFC,
 	DCBX_F_APP,
+	DCBX_F_CEE,		/* the CEE TLV (its Control sub-TLV, or a feature's) */
 	DCBX_FEATURES,
 };
 
@@ -100,10 +145,12 @@ struct dcbx_lldpdu {
 	uint8_t port_len;
 	uint16_t ttl;		/* 0: the partner is leaving (shutdown) */
 	bool have_pfc, have_ets_cfg, have_ets_rec, have_app;
+	bool have_cee;		/* a CEE TLV with its Control sub-TLV */
 	struct dcbx_pfc pfc;
 	struct dcbx_ets ets_cfg;
 	struct dcbx_ets ets_rec;
 	struct dcbx_app app;
+	struct dcbx_cee cee;
 	unsigned int unknown_tlvs;	/* other TLVs, skipped */
 	uint8_t bad;			/* bit f: feature f's TLV malformed, ignored */
 	uint8_t bad_err[DCBX_FEATURES];	/* why: enum dcbx_err */

@@ -6,6 +6,10 @@
  *   dcbxdump build [sa=MAC] [ttl=N] [pfc=W:MBC:CAP:ENABLE]
  *                  [etscfg=W:CBS:MAX:PRIOTC:BW:TSA] [etsrec=PRIOTC:BW:TSA]
  *                  [app=[PRIO:SEL:PROTO[,PRIO:SEL:PROTO...]]]
+ *                  [cee=SEQ:ACK] [ceepg=FLAGS:PGIDS:PCT] [ceepfc=FLAGS:ENABLE]
+ *                  [ceeapp=FLAGS:SEL:PROTO:PRIOMAP[,SEL:PROTO:PRIOMAP...]]
+ *       CEE: FLAGS a string of e, w, x (enable, willing, error) or -;
+ *       PGIDS 8 hex digits (15 = f: strict), PCT 8 numbers with commas
  *       the frame as one hex line. PRIOTC: 8 digits (priority 0..7's
  *       class), BW and TSA: 8 numbers with commas
  *   dcbxdump parse HEX
@@ -49,6 +53,14 @@ static const char *ets_args(const char *s, struct dcbx_ets *e)
 	if (!s || list8(s + 1, e->tsa))
 		return NULL;
 	return s;
+}
+
+static void cee_flags(const char *f, struct dcbx_cee_feat *x)
+{
+	x->have = true;
+	x->enable = strchr(f, 'e');
+	x->willing = strchr(f, 'w');
+	x->error = strchr(f, 'x');
 }
 
 static int build(int argc, char **argv)
@@ -98,6 +110,57 @@ static int build(int argc, char **argv)
 				e->sel = (uint8_t)m;
 				e->proto = (uint16_t)x;
 				d.app.n++;
+				t += used;
+				if (*t == ',')
+					t++;
+			}
+		} else if (sscanf(s, "cee=%u:%u", &w, &x) == 2) {
+			d.have_cee = true;
+			d.cee.seq = w;
+			d.cee.ack = (uint32_t)x;
+		} else if (!strncmp(s, "ceepg=", 6)) {
+			char fl[8];
+			const char *t;
+
+			if (sscanf(s + 6, "%7[^:]:", fl) != 1 || !(t = strchr(s + 6, ':')))
+				return 2;
+			cee_flags(fl, &d.cee.pg);
+			for (i = 0; i < 8; i++) {
+				char h[2] = { t[1 + i], 0 };
+
+				d.cee.pgid[i] = (uint8_t)strtoul(h, NULL, 16);
+			}
+			if (t[9] != ':' || list8(t + 10, d.cee.pg_pct))
+				return 2;
+			d.cee.pg_tcs = 8;
+		} else if (!strncmp(s, "ceepfc=", 7)) {
+			char fl[8];
+
+			if (sscanf(s + 7, "%7[^:]:%i", fl, &x) != 2)
+				return 2;
+			cee_flags(fl, &d.cee.pfc);
+			d.cee.pfc_enable = (uint8_t)x;
+			d.cee.pfc_tcs = 8;
+		} else if (!strncmp(s, "ceeapp=", 7)) {
+			char fl[8];
+			const char *t = strchr(s + 7, ':');
+
+			if (sscanf(s + 7, "%7[^:]:", fl) != 1 || !t)
+				return 2;
+			cee_flags(fl, &d.cee.app);
+			t++;
+			while (*t) {
+				struct dcbx_cee_app *e = &d.cee.apps[d.cee.napp];
+				int used = 0;
+
+				if (d.cee.napp == DCBX_CEE_APP_MAX ||
+				    sscanf(t, "%u:%i:%i%n", &w, &x, &m, &used) != 3)
+					return 2;
+				e->sel = (uint8_t)w;
+				e->proto = (uint16_t)x;
+				e->prio_map = (uint8_t)m;
+				memcpy(e->oui, "\x00\x1b\x21", 3);
+				d.cee.napp++;
 				t += used;
 				if (*t == ',')
 					t++;
@@ -181,6 +244,38 @@ static int parse(const char *hex)
 			printf("%s[%u,%u,%u]", i ? "," : "", d.app.e[i].prio,
 			       d.app.e[i].sel, d.app.e[i].proto);
 		printf("]");
+	}
+	if (d.have_cee) {
+		const struct dcbx_cee *c = &d.cee;
+		const struct dcbx_cee_feat *f[3] = { &c->pg, &c->pfc, &c->app };
+		static const char *const names[3] = { "pg", "pfc", "app" };
+
+		printf(",\"cee\":{\"seq\":%u,\"ack\":%u", c->seq, c->ack);
+		for (i = 0; i < 3; i++)
+			if (f[i]->have)
+				printf(",\"%s_flags\":\"%s%s%s\"", names[i],
+				       f[i]->enable ? "e" : "", f[i]->willing ? "w" : "",
+				       f[i]->error ? "x" : "");
+		if (c->pg.have) {
+			printf(",\"pgid\":[");
+			for (i = 0; i < 8; i++)
+				printf("%s%u", i ? "," : "", c->pgid[i]);
+			printf("],\"pg_pct\":[");
+			for (i = 0; i < 8; i++)
+				printf("%s%u", i ? "," : "", c->pg_pct[i]);
+			printf("]");
+		}
+		if (c->pfc.have)
+			printf(",\"pfc_enable\":%u", c->pfc_enable);
+		if (c->app.have) {
+			printf(",\"app\":[");
+			for (i = 0; i < c->napp; i++)
+				printf("%s[%u,%u,%u,\"%02x%02x%02x\"]", i ? "," : "",
+				       c->apps[i].sel, c->apps[i].proto, c->apps[i].prio_map,
+				       c->apps[i].oui[0], c->apps[i].oui[1], c->apps[i].oui[2]);
+			printf("]");
+		}
+		printf("}");
 	}
 	printf(",\"bad\":{");
 	for (i = 0; i < DCBX_FEATURES; i++)

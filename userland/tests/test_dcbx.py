@@ -247,6 +247,63 @@ with tempfile.TemporaryDirectory() as tmp:
 cols = [c.split(",") for c in r.stdout.strip().split(";")] if r.returncode == 0 else []
 got = [(int(p), int(s), int(x, 0)) for p, s, x in zip(*cols)] if len(cols) == 3 else []
 ok(got == APP, "tshark: the APP TLV's entries (priority, selector, protocol)", (got, r.stdout, r.stderr[-300:]))
+
+# CEE (DCBX 1.01): tshark's DCBX dissector decodes our CEE TLV's sub-TLVs
+# (Control, Priority Groups, PFC, Application), bit orders included; and
+# dcbx_parse reads back what dcbx_build wrote.
+frame = ours("cee=7:5", "ceepg=ew:0001300f:40,0,0,60,0,0,0,0", "ceepfc=ewx:0x28",
+             "ceeapp=e:1:4791:0x08,0:0x8915:0x20")
+with tempfile.TemporaryDirectory() as tmp:
+    pcap = os.path.join(tmp, "cee.pcap")
+    wrpcap(pcap, [Ether(frame)])
+    f = ["lldp.dcbx.proto", "lldp.dcbx.type", "lldp.dcbx.control.seq", "lldp.dcbx.control.ack",
+         "lldp.dcbx.feature.enabled", "lldp.dcbx.feature.willing", "lldp.dcbx.feature.error"]
+    f += [f"lldp.dcbx.feature.pg.pgid_prio{i}" for i in range(8)]
+    f += [f"lldp.dcbx.feature.pg.per{i}" for i in range(8)]
+    f += [f"lldp.dcbx.feature.pfc.prio{i}" for i in range(8)]
+    f += ["lldp.dcbx.feature.app.proto", "lldp.dcbx.feature.app.sf", "lldp.dcbx.feature.app.oui",
+          "lldp.dcbx.feature.app.prio"]
+    args = [tshark, "-n", "-r", pcap, "-T", "fields", "-E", "separator=;"]
+    for x in f:
+        args += ["-e", x]
+    r = subprocess.run(args, capture_output=True, text=True)
+got = dict(zip(f, r.stdout.strip().split(";"))) if r.returncode == 0 else {}
+ok(got.get("lldp.dcbx.proto") == "0x02" and got.get("lldp.dcbx.type") == "1,2,3,4" and
+   got.get("lldp.dcbx.control.seq") == "7" and got.get("lldp.dcbx.control.ack") == "5",
+   "tshark: a CEE TLV (subtype 2): Control, PG, PFC, App sub-TLVs; SeqNo 7, AckNo 5", got)
+ok(got.get("lldp.dcbx.feature.enabled") == "1,1,1" and got.get("lldp.dcbx.feature.willing") == "1,1,0" and
+   got.get("lldp.dcbx.feature.error") == "0,1,0",
+   "tshark: the CEE features' enable, willing and error bits", got)
+ok([int(got.get(f"lldp.dcbx.feature.pg.pgid_prio{i}", "-1")) for i in range(8)] == [0, 0, 0, 1, 3, 0, 0, 15] and
+   [int(got.get(f"lldp.dcbx.feature.pg.per{i}", "-1")) for i in range(8)] == [40, 0, 0, 60, 0, 0, 0, 0],
+   "tshark: CEE priority groups (priority 0 in the high nibble; 15 strict) and their percents", got)
+ok([int(got.get(f"lldp.dcbx.feature.pfc.prio{i}", "-1")) for i in range(8)] == [0, 0, 0, 1, 0, 1, 0, 0],
+   "tshark: CEE PFC on priorities 3 and 5 (bit n = priority n)", got)
+ok(got.get("lldp.dcbx.feature.app.proto") == "0x12b7,0x8915" and got.get("lldp.dcbx.feature.app.sf") == "1,0" and
+   got.get("lldp.dcbx.feature.app.oui") == "0x001b21,0x001b21" and got.get("lldp.dcbx.feature.app.prio") == "3,5",
+   "tshark: CEE application entries (UDP 4791 on 3, EtherType 0x8915 on 5)", got)
+back = parse(frame)
+ok(back.get("cee") == {"seq": 7, "ack": 5, "pg_flags": "ew", "pfc_flags": "ewx", "app_flags": "e",
+                       "pgid": [0, 0, 0, 1, 3, 0, 0, 15], "pg_pct": [40, 0, 0, 60, 0, 0, 0, 0],
+                       "pfc_enable": 40, "app": [[1, 4791, 8, "001b21"], [0, 35093, 32, "001b21"]]}
+   and back.get("bad") == {},
+   "dcbx_parse reads back the CEE TLV dcbx_build wrote", back)
+# A CEE TLV without its Control sub-TLV says nothing; a PG sub-TLV cut short
+# costs only itself.
+i = frame.find(bytes.fromhex("001b2102"))
+body = bytearray(frame)
+ctrl = i + 4                       # the Control sub-TLV's header
+body[ctrl] = (5 << 1)              # renamed: type 5 (not ours), so no Control
+back = parse(bytes(body))
+ok("cee" not in back and back.get("bad", {}).get("CEE DCBX") == 4 and back.get("result") == 0,
+   "a CEE TLV without its Control sub-TLV is ignored, counted bad, the LLDPDU kept", back)
+body = bytearray(frame)
+pg = ctrl + 2 + 10                 # the PG sub-TLV's header: say 16 octets, not 17
+body[pg + 1] = 16                  # the next sub-TLV then starts one octet early
+back = parse(bytes(body))
+ok(back.get("cee", {}).get("seq") == 7 and "pgid" not in back.get("cee", {}) and
+   "CEE DCBX" in back.get("bad", {}),
+   "a CEE PG sub-TLV of the wrong length costs only itself (Control read, bad counted)", back)
 print(f"1..{n}")
 print(f"# Totals: pass:{n - failed} fail:{failed} skip:0")
 sys.exit(1 if failed else 0)
