@@ -21,9 +21,9 @@
 #   | dcbx willing on  |        | ets 0:40,3:60, unwilling |
 #   +------------------+        +--------------------------+
 
-ALL_TESTS="willing_adopts peer_reported shutdown_reverts ttl_expiry_reverts mismatch_reported malformed_counted bad_tlv_costs_itself app_adopted both_willing no_dcbx_tlvs other_agent_stops prompt_and_fast link_down bridge_port"
+ALL_TESTS="willing_adopts peer_reported shutdown_reverts ttl_expiry_reverts mismatch_reported malformed_counted bad_tlv_costs_itself app_adopted cee_adopts cee_auto cee_mismatch both_willing no_dcbx_tlvs other_agent_stops prompt_and_fast link_down bridge_port"
 source "$(dirname "$0")/lib.sh"
-require_cmd jq tc tcpdump bc dcb
+require_cmd jq tc tcpdump tshark bc dcb
 # "Not before the TTL" compares the agent's clock with a sleep: on the
 # debug kernel the partner's last LLDPDU can be seconds older than its kill.
 RETRY_TIMING=1
@@ -211,6 +211,108 @@ peer_reported()
 		log_info "ynl not extracted (make check does it): the refusals were not sent"
 	fi
 	log_test "DCB netlink reports the partner the agent hears (peer PFC, ETS, APP), for its TTL"
+}
+
+# cap NS DEV FILE: capture DEV's outgoing LLDPDUs into FILE (background)
+cap()
+{
+	ip netns exec "$1" tcpdump -i "$2" -nn -U -w "$3" "ether proto 0x88cc and ether src $(mac_of "$1" "$2")" \
+		2>/dev/null &
+	AGENTS+=($!)
+	sleep 1
+}
+
+# tshark_last FILE FIELD...: the fields of the last frame in FILE
+tshark_last()
+{
+	local f=$1
+
+	shift
+	tshark -n -r "$f" -T fields -E separator=';' $(printf -- '-e %s ' "$@") 2>/dev/null | tail -1
+}
+
+a0_is() { [ "$(view "$A" a0)" = "$1" ]; }
+last_event_has() { tail -1 "$1" | grep -q "$2"; }
+
+cee_adopts()
+{
+	local want='["pfc",[3,4],[0,7,7,3,7,7,7,7],[40,0,0,60,0,0,0,0]]' f own
+
+	setup || { check_err 1 "setup failed"; log_test "CEE adopts"; return; }
+	own=$(view "$A" a0)
+	cap "$A" a0 "$TMP/a.pcap"
+	agent "$B" b0 "$TMP/b.ev" willing off mode cee
+	agent "$A" a0 "$TMP/a.ev" willing on mode cee
+	# b0's strict classes (all but 0 and 3) are CEE's group 15, which a0
+	# makes its highest unused class, strict.
+	wait_for 30 a0_is "$want"
+	check_err $? "a0 did not take b0's CEE PFC and groups: $(view "$A" a0)"
+	wait_for 10 last_state_is "$TMP/b.ev" agree
+	check_err $? "b0 does not see a0 agree: $(tail -1 "$TMP/b.ev")"
+	check_eq "$(peer_a | jq -c '[.pfc.pfc_en, .ets.prio_tc, .ets.tc_tx_bw]')" \
+		"[24,[0,7,7,3,7,7,7,7],[40,0,0,60,0,0,0,0]]" "a0's peer from b0's CEE TLV"
+	sleep 2
+	f=$(tshark_last "$TMP/a.pcap" lldp.dcbx.proto lldp.dcbx.type lldp.dcbx.feature.willing \
+		lldp.dcbx.feature.pfc.prio3 lldp.dcbx.feature.pfc.prio4 lldp.dcbx.feature.pg.pgid_prio3 \
+		lldp.dcbx.feature.pg.pgid_prio1 lldp.dcbx.feature.pg.per3 lldp.ieee.802_1.subtype)
+	check_eq "$f" "0x02;1,2,3,4;1,1,0;1;1;3;15;60;" \
+		"tshark on a0's last LLDPDU: CEE (Control, PG, PFC, App), willing, PFC 3 and 4, groups, no 802.1Qaz TLV"
+	check_eq "$(grep -c '"dcbx":"cee"' "$TMP/a.ev")" "$(wc -l <"$TMP/a.ev")" "a0's events all say dcbx cee"
+	stop_agents
+	wait_for 10 a0_is "$own"
+	check_err $? "a0 kept b0's configuration after the agents stopped: $(view "$A" a0)"
+	log_test "CEE: a willing end takes an unwilling partner's PFC and priority groups (tshark reads the TLV)"
+}
+
+cee_auto()
+{
+	local f
+
+	setup || { check_err 1 "setup failed"; log_test "CEE auto"; return; }
+	cap "$A" a0 "$TMP/a.pcap"
+	agent "$B" b0 "$TMP/b.ev" willing off mode cee
+	agent "$A" a0 "$TMP/a.ev" willing on
+	wait_for 30 has_event "$TMP/a.ev" version
+	check_err $? "a0 (mode auto) did not turn to CEE for a CEE-only partner: $(tail -2 "$TMP/a.ev")"
+	wait_for 30 a0_is '["pfc",[3,4],[0,7,7,3,7,7,7,7],[40,0,0,60,0,0,0,0]]'
+	check_err $? "a0 did not adopt in CEE: $(view "$A" a0)"
+	wait_for 10 last_state_is "$TMP/b.ev" agree
+	check_err $? "b0 (mode cee) does not see a0 agree: $(tail -1 "$TMP/b.ev")"
+	kill "${AGENTS[1]}"
+	wait "${AGENTS[1]}" 2>/dev/null
+	wait_for 10 has_event "$TMP/a.ev" partner-gone
+	check_err $? "a0 did not see b0 go"
+	# With the partner gone, mode auto speaks IEEE again.
+	sleep 3
+	last_event_has "$TMP/a.ev" '"dcbx":"ieee"'
+	check_err $? "a0 did not go back to IEEE after its CEE partner left: $(tail -1 "$TMP/a.ev")"
+	f=$(tshark_last "$TMP/a.pcap" lldp.dcbx.proto lldp.ieee.802_1.subtype)
+	check_eq "${f%%;*}" "" "a0's last LLDPDU after the partner left carries no CEE TLV"
+	case ${f#*;} in *11*) ;; *) check_err 1 "a0's last LLDPDU has no PFC TLV: $f" ;; esac
+	stop_agents
+	log_test "CEE: mode auto answers a CEE-only partner in CEE, and speaks IEEE again once it leaves"
+}
+
+cee_mismatch()
+{
+	local f
+
+	setup || { check_err 1 "setup failed"; log_test "CEE mismatch"; return; }
+	fc "$A" set dev a0 mode pfc pfc-prios 5 || check_err 1 "a0 set"
+	cap "$A" a0 "$TMP/a.pcap"
+	agent "$B" b0 "$TMP/b.ev" willing on mode cee
+	agent "$A" a0 "$TMP/a.ev" willing on mode cee
+	wait_for 30 has_event "$TMP/a.ev" mismatch
+	check_err $? "a0: no mismatch with both ends willing and different: $(tail -1 "$TMP/a.ev")"
+	wait_for 10 has_event "$TMP/b.ev" mismatch
+	check_err $? "b0: no mismatch: $(tail -1 "$TMP/b.ev")"
+	check_eq "$(fc "$A" -j show dev a0 | jq -c '.[0].pfc_prios')" "[5]" "a0's PFC (no MAC tie-break in CEE)"
+	check_eq "$(fc "$B" -j show dev b0 | jq -c '.[0].pfc_prios')" "[3,4]" "b0's PFC"
+	sleep 2
+	f=$(tshark_last "$TMP/a.pcap" lldp.dcbx.feature.error)
+	check_eq "$f" "0,1,0" "tshark: a0's PFC feature carries the Error bit (PG and App do not)"
+	stop_agents
+	log_test "CEE: equal willing bits that differ adopt nothing and set the PFC Error bit"
 }
 
 shutdown_reverts()

@@ -685,3 +685,121 @@ enum dcbx_state dcbx_app_decide(const uint8_t local[64], bool willing,
 	memcpy(use, theirs, 64);
 	return DCBX_ADOPTED;
 }
+
+void dcbx_ets_to_cee_pg(const struct dcbx_ets *e, struct dcbx_cee *c)
+{
+	bool any_ets = false;
+	int i;
+
+	for (i = 0; i < 8; i++)
+		any_ets |= e->tsa[i] == DCBX_TSA_ETS && e->tc_bw[i];
+	memset(c->pg_pct, 0, sizeof(c->pg_pct));
+	for (i = 0; i < 8; i++) {
+		uint8_t tc = e->prio_tc[i] & 7;
+		bool ets = e->tsa[tc] == DCBX_TSA_ETS && e->tc_bw[tc];
+
+		c->pgid[i] = ets || !any_ets ? tc : DCBX_CEE_PG_STRICT;
+		if (ets)
+			c->pg_pct[tc] = e->tc_bw[tc];
+	}
+	/* Without ETS every class is strict: one strict group, the percents
+	 * (which CEE wants summing to 100) on a group no priority uses.
+	 */
+	if (!any_ets) {
+		for (i = 0; i < 8; i++)
+			c->pgid[i] = DCBX_CEE_PG_STRICT;
+		c->pg_pct[0] = 100;
+	}
+	c->pg_tcs = 8;
+}
+
+void dcbx_cee_pg_to_ets(const struct dcbx_cee *c, struct dcbx_ets *e)
+{
+	uint8_t used = 0, strict = 7;
+	int i;
+
+	memset(e->prio_tc, 0, 8);
+	memset(e->tc_bw, 0, 8);
+	memset(e->tsa, DCBX_TSA_STRICT, 8);
+	for (i = 0; i < 8; i++)
+		if (c->pgid[i] < 8)
+			used |= (uint8_t)(1u << c->pgid[i]);
+	while (strict > 0 && (used & (1u << strict)))
+		strict--;
+	for (i = 0; i < 8; i++) {
+		uint8_t g = c->pgid[i] < 8 ? c->pgid[i] : strict;
+
+		e->prio_tc[i] = g;
+		if (c->pgid[i] < 8 && c->pg_pct[g]) {
+			e->tc_bw[g] = c->pg_pct[g];
+			e->tsa[g] = DCBX_TSA_ETS;
+		}
+	}
+}
+
+void dcbx_cee_to_ieee(struct dcbx_lldpdu *d)
+{
+	const struct dcbx_cee *c = &d->cee;
+
+	d->have_pfc = d->have_ets_cfg = d->have_ets_rec = d->have_app = false;
+	memset(&d->pfc, 0, sizeof(d->pfc));
+	memset(&d->ets_cfg, 0, sizeof(d->ets_cfg));
+	memset(&d->ets_rec, 0, sizeof(d->ets_rec));
+	memset(&d->app, 0, sizeof(d->app));
+	if (!d->have_cee)
+		return;
+	/* A feature the partner has not enabled says nothing (lldpad's F16). */
+	if (c->pfc.have && c->pfc.enable) {
+		d->have_pfc = true;
+		d->pfc.willing = c->pfc.willing;
+		d->pfc.cap = c->pfc_tcs > 8 ? 8 : c->pfc_tcs;
+		d->pfc.enable = c->pfc_enable;
+	}
+	if (c->pg.have && c->pg.enable) {
+		d->have_ets_cfg = true;
+		d->ets_cfg.willing = c->pg.willing;
+		d->ets_cfg.max_tcs = c->pg_tcs > 8 || !c->pg_tcs ? 8 : c->pg_tcs;
+		dcbx_cee_pg_to_ets(c, &d->ets_cfg);
+		/* CEE has no Recommendation: an unwilling partner's groups are
+		 * what a willing end takes, and one in error offers nothing.
+		 */
+		if (!c->pg.willing && !c->pg.error) {
+			d->have_ets_rec = true;
+			d->ets_rec = d->ets_cfg;
+		}
+	}
+}
+
+enum dcbx_state dcbx_cee_pfc_decide(const struct dcbx_pfc *local,
+				    const struct dcbx_lldpdu *remote,
+				    struct dcbx_pfc *use, bool *error)
+{
+	const struct dcbx_cee_feat *f = &remote->cee.pfc;
+	bool same;
+
+	*use = *local;
+	*error = false;
+	if (!remote->have_cee)
+		return DCBX_NO_PARTNER;
+	/* The partner without the feature: an error on our side (F8). */
+	if (!f->have) {
+		*error = true;
+		return DCBX_NO_PARTNER;
+	}
+	if (!f->enable)
+		return DCBX_OWN;
+	same = local->enable == remote->cee.pfc_enable;
+	if (local->willing && !f->willing) {
+		if (f->error)
+			return DCBX_OWN;
+		use->enable = remote->cee.pfc_enable;
+		return same ? DCBX_AGREE : DCBX_ADOPTED;
+	}
+	if (!local->willing && f->willing)
+		return same ? DCBX_AGREE : DCBX_PARTNER_ADOPTS;
+	/* Equal willing bits: no one adopts (no MAC tie-break in CEE). */
+	if (same)
+		return DCBX_AGREE;
+	*error = true;
+	return DCBX_MISMATCH;
+}

@@ -249,4 +249,36 @@ unsigned int dcbx_dscp_to_app(const uint8_t map[64], struct dcbx_app *app);
 enum dcbx_state dcbx_app_decide(const uint8_t local[64], bool willing,
 				const struct dcbx_lldpdu *remote, uint8_t use[64]);
 
+/*
+ * CEE's Priority Groups and flowctl's ETS table. To CEE: priority p's group
+ * is its class when the class is ETS (its share the group's percent), 15
+ * (strict) when the class is strict beside ETS classes; with no ETS class,
+ * every priority is 15 and the percents 100 on group 0. From CEE: group n
+ * is class n, ETS with its percent (strict at 0); group 15 is the highest
+ * class no priority's group uses, strict (as lldpad remaps it).
+ */
+void dcbx_ets_to_cee_pg(const struct dcbx_ets *e, struct dcbx_cee *c);
+void dcbx_cee_pg_to_ets(const struct dcbx_cee *c, struct dcbx_ets *e);
+
+/*
+ * A CEE LLDPDU's features as 802.1Qaz's TLVs, so the decisions and the
+ * peer read one form: PFC from the PFC sub-TLV, the ETS Configuration from
+ * the groups, and, when the partner is not willing, the same as the ETS
+ * Recommendation a willing end takes. A feature the partner has not
+ * enabled is absent. CEE's APP entries (EtherTypes, ports) are not copied:
+ * flowctl classifies by PCP and DSCP.
+ */
+void dcbx_cee_to_ieee(struct dcbx_lldpdu *d);
+
+/*
+ * CEE's PFC feature state machine (lldpad's run_feature_protocol): a
+ * willing end takes an unwilling partner's priorities unless the partner
+ * says error; equal willing bits adopt nothing, and differing priorities
+ * are a mismatch. *error: the Error bit to send (a mismatch, or a partner
+ * without the feature).
+ */
+enum dcbx_state dcbx_cee_pfc_decide(const struct dcbx_pfc *local,
+				    const struct dcbx_lldpdu *remote,
+				    struct dcbx_pfc *use, bool *error);
+
 #endif

@@ -42,7 +42,7 @@ void usage_dcbx(FILE *f)
 {
 	fprintf(f,
 		"Usage: flowctl [ -j ] dcbx dev DEV [ willing { on | off } ]\n"
-		"               [ interval SECONDS ] [ count N ]\n"
+		"               [ mode { auto | ieee | cee } ] [ interval SECONDS ] [ count N ]\n"
 		"               [ other-agents { refuse | ignore } ]\n"
 		"       flowctl dcbx help\n"
 		"Runs the DCBX agent of DEV (IEEE 802.1Qaz over LLDP) until SIGINT or\n"
@@ -59,7 +59,11 @@ void usage_dcbx(FILE *f)
 		"in this network namespace, and stop (TTL 0, the port's own back) on an\n"
 		"LLDPDU another agent sends from DEV: two LLDP agents on a port are two\n"
 		"neighbours to the partner, which then turns DCBX off (802.1Qaz).\n"
-		"ignore: run anyway (lldpd told to leave DEV alone, say).\n");
+		"ignore: run anyway (lldpd told to leave DEV alone, say).\n"
+		"mode auto (default): IEEE 802.1Qaz, and CEE (DCBX 1.01) from the first\n"
+		"LLDPDU of a partner that sends CEE alone until that partner goes or the\n"
+		"link goes down; ieee or cee: that one only. CEE carries PFC and the\n"
+		"priority groups (ETS); its APP entries are reported, not applied.\n");
 }
 
 static volatile sig_atomic_t dcbx_stop;
@@ -292,6 +296,7 @@ void fc_dcbx_event(struct fc_dcbx_agent *a, const char *what, const char *detail
 	print_string(PRINT_ANY, "pfc", " pfc %s", dcbx_state_name(a->pfc_state));
 	print_string(PRINT_ANY, "ets", " ets %s", dcbx_state_name(a->ets_state));
 	print_string(PRINT_ANY, "app", " app %s", dcbx_state_name(a->app_state));
+	print_string(PRINT_ANY, "dcbx", " dcbx %s", a->cee ? "cee" : "ieee");
 	if (a->have_peer) {
 		mac_str(mac, sizeof(mac), a->peer_mac);
 		print_string(PRINT_ANY, "partner", " partner %s", mac);
@@ -317,6 +322,33 @@ void fc_dcbx_event(struct fc_dcbx_agent *a, const char *what, const char *detail
 	json_end_document();
 	fflush(stdout);
 	a->events++;
+}
+
+/*
+ * The CEE TLV of what the port uses (pfc, ets: as the 802.1Qaz TLVs would
+ * say it), with the Control sub-TLV's numbers: a new SeqNo when what the
+ * features say changed and the partner has acked the last one (lldpad's
+ * run_control_protocol); our AckNo is the partner's last SeqNo. The APP
+ * feature is sent disabled: flowctl classifies by no EtherType or port.
+ */
+static void cee_features(struct fc_dcbx_agent *a, const struct dcbx_pfc *pfc,
+			 const struct dcbx_ets *ets, struct dcbx_cee *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->pg.have = c->pfc.have = c->app.have = true;
+	c->pg.enable = c->pfc.enable = true;
+	c->pg.willing = c->pfc.willing = a->willing;
+	c->pfc.error = a->cee_pfc_err;
+	c->pfc_enable = pfc->enable;
+	c->pfc_tcs = 8;
+	dcbx_ets_to_cee_pg(ets, c);
+	if (memcmp(c, &a->cee_sent, sizeof(*c)) &&
+	    (!a->cee_seq || a->cee_peer_ack == a->cee_seq || !a->have_peer)) {
+		a->cee_seq++;
+		a->cee_sent = *c;
+	}
+	c->seq = a->cee_seq;
+	c->ack = a->cee_ack;
 }
 
 /* The LLDPDU the port's configuration makes now, into buf: its length, or 0. */
@@ -346,8 +378,13 @@ static size_t build_lldpdu(struct fc_dcbx_agent *a, uint16_t ttl, uint8_t *buf,
 
 		view_to_tlvs(&a->admin, a->willing, &own_pfc, &d.ets_rec);
 	}
-	dcbx_dscp_to_app(v.dscp, &d.app);
-	d.have_pfc = d.have_ets_cfg = d.have_ets_rec = d.have_app = true;
+	if (a->cee) {
+		cee_features(a, &d.pfc, &d.ets_cfg, &d.cee);
+		d.have_cee = true;
+	} else {
+		dcbx_dscp_to_app(v.dscp, &d.app);
+		d.have_pfc = d.have_ets_cfg = d.have_ets_rec = d.have_app = true;
+	}
 	return dcbx_build(buf, cap, a->mac, &d);
 }
 
@@ -464,6 +501,18 @@ static bool apply_own_app(struct fc_dcbx_agent *a, const struct view *want)
 }
 
 /* Decide with what we know now, apply or revert, report changes. */
+/* The partner went: CEE's numbers start again, and mode auto speaks IEEE. */
+static void cee_forget(struct fc_dcbx_agent *a)
+{
+	a->cee_seq = a->cee_ack = a->cee_peer_ack = 0;
+	a->cee_pfc_err = false;
+	memset(&a->cee_sent, 0, sizeof(a->cee_sent));
+	if (a->version == DCBX_V_AUTO && a->cee) {
+		a->cee = false;
+		a->tx_now = true;
+	}
+}
+
 static void reconsider(struct fc_dcbx_agent *a)
 {
 	enum dcbx_state ps, es, as;
@@ -484,8 +533,23 @@ static void reconsider(struct fc_dcbx_agent *a)
 	view_to_tlvs(&a->admin, a->willing, &lp, &le);
 	peer = a->have_peer && a->multi_until <= now_ns();
 	cmp = peer ? memcmp(a->mac, a->peer_mac, 6) : 0;
-	ps = dcbx_pfc_decide(&lp, peer && a->peer.have_pfc ? &a->peer.pfc : NULL,
-			     cmp, &up);
+	if (a->cee) {
+		static const struct dcbx_lldpdu none;
+		struct dcbx_cee c;
+		bool err;
+
+		/* Compared as CEE says them: one strict group. */
+		dcbx_ets_to_cee_pg(&le, &c);
+		dcbx_cee_pg_to_ets(&c, &le);
+		ps = dcbx_cee_pfc_decide(&lp, peer ? &a->peer : &none, &up, &err);
+		if (err != a->cee_pfc_err) {
+			a->cee_pfc_err = err;
+			a->tx_now = true;
+		}
+	} else {
+		ps = dcbx_pfc_decide(&lp, peer && a->peer.have_pfc ? &a->peer.pfc : NULL,
+				     cmp, &up);
+	}
 	es = dcbx_ets_decide(&le, peer ? &a->peer : NULL, cmp, &ue);
 	as = dcbx_app_decide(a->admin.dscp, a->willing, peer ? &a->peer : NULL, ua);
 	if (ps == DCBX_ADOPTED || es == DCBX_ADOPTED || as == DCBX_ADOPTED) {
@@ -566,8 +630,29 @@ static void receive(struct fc_dcbx_agent *a)
 	 */
 	if (memcmp(buf, lldp_nearest_bridge, 6) ||
 	    (!d.have_pfc && !d.have_ets_cfg && !d.have_ets_rec && !d.have_app &&
-	     !d.bad && d.ttl))
+	     !d.have_cee && !d.bad && d.ttl))
 		return;
+	/* mode auto: a partner that sends CEE alone gets CEE (as lldpad),
+	 * until it goes. Speaking CEE, its TLV is the partner's configuration,
+	 * read as 802.1Qaz's; speaking IEEE, a CEE TLV is not.
+	 */
+	if (d.have_cee && !a->cee && a->version == DCBX_V_AUTO && d.ttl &&
+	    !d.have_pfc && !d.have_ets_cfg && !d.have_ets_rec && !d.have_app) {
+		a->cee = true;
+		a->tx_now = true;
+		fc_dcbx_event(a, "version", "the partner speaks CEE alone: CEE from now on");
+	}
+	if (a->cee) {
+		if (d.have_cee) {
+			a->cee_ack = d.cee.seq;
+			a->cee_peer_ack = d.cee.ack;
+		}
+		dcbx_cee_to_ieee(&d);
+	} else {
+		d.have_cee = false;
+		memset(&d.cee, 0, sizeof(d.cee));
+		d.bad &= (uint8_t)~(1u << DCBX_F_CEE);
+	}
 	/* 802.1Qaz: DCBX needs one neighbour; a second one while the first is
 	 * alive switches it off until only one is left.
 	 */
@@ -583,6 +668,7 @@ static void receive(struct fc_dcbx_agent *a)
 	if (!d.ttl) {
 		if (a->have_peer && !memcmp(a->peer_mac, buf + 6, 6)) {
 			a->have_peer = false;
+			cee_forget(a);
 			fc_dcbx_event(a, "partner-gone", "it sent TTL 0 (shutdown)");
 			tell_peer(a);
 			reconsider(a);
@@ -622,6 +708,9 @@ static void receive(struct fc_dcbx_agent *a)
 	    memcmp(&a->peer.ets_rec, &d.ets_rec, sizeof(d.ets_rec)) ||
 	    a->peer.have_app != d.have_app ||
 	    memcmp(&a->peer.app, &d.app, sizeof(d.app)) ||
+	    a->peer.have_cee != d.have_cee ||
+	    memcmp(&a->peer.cee.pfc, &d.cee.pfc, sizeof(d.cee.pfc)) ||
+	    memcmp(&a->peer.cee.pg, &d.cee.pg, sizeof(d.cee.pg)) ||
 	    a->peer.have_pfc != d.have_pfc) {
 		a->peer = d;
 		memcpy(a->peer_mac, buf + 6, 6);
@@ -788,7 +877,7 @@ static int agent_open(struct fc_dcbx_agent *a)
 static int parse_args(int argc, char **argv, struct fc_dcbx_agent *a)
 {
 	static const char *const words[] = {
-		"dev", "willing", "interval", "count", "help", "other-agents", NULL,
+		"dev", "willing", "interval", "count", "help", "other-agents", "mode", NULL,
 	};
 	uint64_t v;
 	bool b;
@@ -806,7 +895,8 @@ static int parse_args(int argc, char **argv, struct fc_dcbx_agent *a)
 			return missing_value(words[k], k == 0 ? "a device name" :
 					     k == 1 ? "on or off" : k == 2 ?
 					     "seconds 1..16383" : k == 5 ?
-					     "refuse or ignore" : "a number of events");
+					     "refuse or ignore" : k == 6 ?
+					     "auto, ieee or cee" : "a number of events");
 		switch (k) {
 		case 0:
 			if (fc_check_dev_name(argv[1]))
@@ -834,6 +924,17 @@ static int parse_args(int argc, char **argv, struct fc_dcbx_agent *a)
 			else
 				return bad_value("other-agents", argv[1], -EINVAL,
 						 "refuse or ignore");
+			break;
+		case 6:
+			if (matches(argv[1], "auto"))
+				a->version = DCBX_V_AUTO;
+			else if (matches(argv[1], "ieee"))
+				a->version = DCBX_V_IEEE;
+			else if (matches(argv[1], "cee"))
+				a->version = DCBX_V_CEE;
+			else
+				return bad_value("mode", argv[1], -EINVAL, "auto, ieee or cee");
+			a->cee = a->version == DCBX_V_CEE;
 			break;
 		default:
 			err = parse_u64(argv[1], 1, UINT32_MAX, &v);
@@ -911,6 +1012,7 @@ int cmd_dcbx(int argc, char **argv)
 			wake = a.next_tx;
 		if (a.have_peer && a.peer_expires <= t) {
 			a.have_peer = false;
+			cee_forget(&a);
 			fc_dcbx_event(&a, "partner-gone", "its TTL ran out");
 			tell_peer(&a);
 			reconsider(&a);

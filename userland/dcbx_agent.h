@@ -34,6 +34,12 @@ struct fc_dcbx_agent {
 	struct dcbx_lldpdu peer;
 	uint8_t peer_mac[6];
 	bool have_peer;
+	enum { DCBX_V_AUTO, DCBX_V_IEEE, DCBX_V_CEE } version;	/* mode */
+	bool cee;		/* speaking CEE (mode cee, or auto after a CEE partner) */
+	uint32_t cee_seq, cee_ack;	/* Control: our SeqNo, the partner's we ack */
+	uint32_t cee_peer_ack;	/* the partner's AckNo: our SeqNo it has seen */
+	bool cee_pfc_err;	/* the Error bit of our PFC feature */
+	struct dcbx_cee cee_sent;	/* the features of our SeqNo */
 	bool peer_unsupported;	/* the module takes no FLOWCTL_A_DEV_PEER */
 	uint64_t peer_expires;
 	uint64_t multi_until;	/* a second neighbour was heard until then */

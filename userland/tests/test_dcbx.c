@@ -96,10 +96,89 @@ static void test_ets(void)
 	ktap_ok(s == DCBX_AGREE, "ets: the same tables: agree");
 }
 
+static struct dcbx_lldpdu cee_partner(bool willing, bool error, uint8_t enable)
+{
+	struct dcbx_lldpdu r;
+
+	memset(&r, 0, sizeof(r));
+	r.have_cee = true;
+	r.cee.pfc.have = r.cee.pfc.enable = true;
+	r.cee.pfc.willing = willing;
+	r.cee.pfc.error = error;
+	r.cee.pfc_enable = enable;
+	r.cee.pfc_tcs = 8;
+	return r;
+}
+
+/* CEE: lldpad's run_feature_protocol, and the groups as ETS and back. */
+static void test_cee(void)
+{
+	struct dcbx_pfc l = pfc(true, 0x08), use;
+	struct dcbx_lldpdu r = cee_partner(false, false, 0x18), none;
+	struct dcbx_ets e = { .prio_tc = { 0, 1, 2, 3, 4, 5, 6, 7 },
+			      .tc_bw = { 40, 0, 0, 60 },
+			      .tsa = { DCBX_TSA_ETS, 0, 0, DCBX_TSA_ETS } }, back;
+	struct dcbx_cee c;
+	enum dcbx_state s;
+	bool err;
+
+	memset(&none, 0, sizeof(none));
+	s = dcbx_cee_pfc_decide(&l, &none, &use, &err);
+	ktap_ok(s == DCBX_NO_PARTNER && !err && use.enable == 0x08, "cee pfc: no partner, ours, no error");
+	s = dcbx_cee_pfc_decide(&l, &r, &use, &err);
+	ktap_ok(s == DCBX_ADOPTED && !err && use.enable == 0x18,
+		"cee pfc: willing vs unwilling: we adopt the partner's");
+	r = cee_partner(false, true, 0x18);
+	s = dcbx_cee_pfc_decide(&l, &r, &use, &err);
+	ktap_ok(s == DCBX_OWN && use.enable == 0x08,
+		"cee pfc: an unwilling partner in error is not adopted");
+	r = cee_partner(true, false, 0x18);
+	s = dcbx_cee_pfc_decide(&l, &r, &use, &err);
+	ktap_ok(s == DCBX_MISMATCH && err && use.enable == 0x08,
+		"cee pfc: both willing and different: no MAC tie-break, a mismatch with our Error bit");
+	l = pfc(false, 0x08);
+	r = cee_partner(false, false, 0x08);
+	s = dcbx_cee_pfc_decide(&l, &r, &use, &err);
+	ktap_ok(s == DCBX_AGREE && !err, "cee pfc: neither willing, the same: agree");
+	r.cee.pfc.have = false;
+	s = dcbx_cee_pfc_decide(&l, &r, &use, &err);
+	ktap_ok(err, "cee pfc: a partner without the PFC feature: our Error bit");
+	r = cee_partner(false, false, 0x18);
+	r.cee.pfc.enable = false;
+	s = dcbx_cee_pfc_decide(&l, &r, &use, &err);
+	ktap_ok(s == DCBX_OWN && !err && use.enable == 0x08, "cee pfc: the partner's feature disabled: ours");
+
+	dcbx_ets_to_cee_pg(&e, &c);
+	ktap_ok(!memcmp(c.pgid, (uint8_t[]){ 0, 15, 15, 3, 15, 15, 15, 15 }, 8) &&
+		!memcmp(c.pg_pct, (uint8_t[]){ 40, 0, 0, 60, 0, 0, 0, 0 }, 8),
+		"cee pg: ETS classes are groups with their percents, strict classes group 15");
+	dcbx_cee_pg_to_ets(&c, &back);
+	ktap_ok(!memcmp(back.prio_tc, (uint8_t[]){ 0, 7, 7, 3, 7, 7, 7, 7 }, 8) &&
+		!memcmp(back.tc_bw, (uint8_t[]){ 40, 0, 0, 60, 0, 0, 0, 0 }, 8) &&
+		back.tsa[0] == DCBX_TSA_ETS && back.tsa[3] == DCBX_TSA_ETS && back.tsa[7] == DCBX_TSA_STRICT,
+		"cee pg: group 15 comes back as the highest unused class, strict");
+	dcbx_ets_to_cee_pg(&back, &c);
+	ktap_ok(!memcmp(c.pgid, (uint8_t[]){ 0, 15, 15, 3, 15, 15, 15, 15 }, 8),
+		"cee pg: and goes out again as it came");
+	memset(&e, 0, sizeof(e));
+	dcbx_ets_to_cee_pg(&e, &c);
+	ktap_ok(c.pgid[0] == 15 && c.pgid[7] == 15 && c.pg_pct[0] == 100,
+		"cee pg: no ETS class: every priority strict, the percents on group 0");
+	r = cee_partner(false, false, 0x18);
+	r.cee.pg.have = r.cee.pg.enable = true;
+	memcpy(r.cee.pgid, (uint8_t[]){ 0, 0, 0, 1, 0, 0, 0, 15 }, 8);
+	memcpy(r.cee.pg_pct, (uint8_t[]){ 50, 50, 0, 0, 0, 0, 0, 0 }, 8);
+	dcbx_cee_to_ieee(&r);
+	ktap_ok(r.have_pfc && r.pfc.enable == 0x18 && r.have_ets_cfg && r.have_ets_rec &&
+		r.ets_rec.prio_tc[3] == 1 && r.ets_rec.prio_tc[7] == 7 && r.ets_rec.tc_bw[1] == 50 &&
+		!r.have_app, "cee: an unwilling partner's PFC and groups read as 802.1Qaz's, groups as a Recommendation");
+}
+
 int main(void)
 {
 	ktap_begin("DCBX: who uses whose configuration");
 	test_pfc();
 	test_ets();
+	test_cee();
 	return ktap_finish();
 }
