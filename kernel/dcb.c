@@ -26,7 +26,7 @@
 
 /* The partner's DCBX TLVs, as its agent heard them (FLOWCTL_A_DEV_PEER). */
 struct fctl_peer {
-	unsigned long expires;		/* jiffies: the LLDPDU's TTL ends */
+	u64 expires;			/* jiffies64: the LLDPDU's TTL ends */
 	u8 have;			/* FCTL_PEER_* TLVs it sent */
 	u8 mac[ETH_ALEN];
 	bool pfc_willing;
@@ -64,7 +64,7 @@ u8 fctl_port_doors(const struct fctl_sched *q)
 /* The TLVs of the partner that are still within their TTL: under RTNL. */
 static u8 fctl_peer_have(const struct fctl_port *p)
 {
-	if (!p || !p->peer.have || time_after_eq(jiffies, p->peer.expires))
+	if (!p || !p->peer.have || time_after_eq64(get_jiffies_64(), p->peer.expires))
 		return 0;
 	return p->peer.have;
 }
@@ -93,18 +93,27 @@ static void fctl_peer_tcs(u8 *prio_tc, u8 *bw, u8 *tsa, const struct nlattr *ptc
 		nla_memcpy(tsa, ntsa, IEEE_8021QAZ_MAX_TCS);
 }
 
-static int fctl_peer_bw_ok(const struct nlattr *nbw,
-			   struct netlink_ext_ack *extack)
+static int fctl_peer_tcs_ok(const struct nlattr *nbw, const struct nlattr *ntsa,
+			    struct netlink_ext_ack *extack)
 {
-	const u8 *bw = nla_data(nbw);
+	const u8 *bw = nla_data(nbw), *tsa = nla_data(ntsa);
 	int i;
 
-	for (i = 0; i < IEEE_8021QAZ_MAX_TCS; i++)
+	for (i = 0; i < IEEE_8021QAZ_MAX_TCS; i++) {
 		if (bw[i] > 100) {
 			NL_SET_ERR_MSG_ATTR(extack, nbw,
 					    "peer: a class's share is 0..100 percent");
 			return -EINVAL;
 		}
+		if (tsa[i] != IEEE_8021QAZ_TSA_STRICT &&
+		    tsa[i] != IEEE_8021QAZ_TSA_CB_SHAPER &&
+		    tsa[i] != IEEE_8021QAZ_TSA_ETS &&
+		    tsa[i] != IEEE_8021QAZ_TSA_VENDOR) {
+			NL_SET_ERR_MSG_ATTR(extack, ntsa,
+					    "peer: a TSA is strict (0), cbs (1), ets (2) or vendor (255)");
+			return -EINVAL;
+		}
+	}
 	return 0;
 }
 
@@ -147,7 +156,7 @@ int fctl_peer_set(struct fctl_sched *q, struct nlattr **tb,
 			return -EINVAL;
 		}
 		if (tb[bw]) {
-			err = fctl_peer_bw_ok(tb[bw], extack);
+			err = fctl_peer_tcs_ok(tb[bw], tb[tsa], extack);
 			if (err)
 				return err;
 		}
@@ -174,7 +183,8 @@ int fctl_peer_set(struct fctl_sched *q, struct nlattr **tb,
 	if (!n)
 		return -ENOMEM;
 	if (any) {
-		n->expires = jiffies + nla_get_u16(tb[FLOWCTL_A_PEER_TTL]) * HZ;
+		n->expires = get_jiffies_64() +
+			     (u64)nla_get_u16(tb[FLOWCTL_A_PEER_TTL]) * HZ;
 		if (tb[FLOWCTL_A_PEER_MAC])
 			nla_memcpy(n->mac, tb[FLOWCTL_A_PEER_MAC], ETH_ALEN);
 		if (tb[FLOWCTL_A_PEER_PFC_EN]) {
@@ -236,16 +246,17 @@ int fctl_peer_fill(struct sk_buff *msg, const struct fctl_sched *q)
 	const struct fctl_peer *n;
 	struct nlattr *nest;
 	u8 have = fctl_peer_have(p);
-	long left;
+	u64 left;
 
 	if (!have)
 		return 0;
 	n = &p->peer;
-	left = DIV_ROUND_UP((long)(n->expires - jiffies), HZ);
+	left = DIV_ROUND_UP_ULL(n->expires - get_jiffies_64(), HZ);
 	nest = nla_nest_start(msg, FLOWCTL_A_DEV_PEER);
 	if (!nest ||
 	    nla_put_u16(msg, FLOWCTL_A_PEER_TTL, clamp_val(left, 1, U16_MAX)) ||
-	    nla_put(msg, FLOWCTL_A_PEER_MAC, ETH_ALEN, n->mac))
+	    (!is_zero_ether_addr(n->mac) &&
+	     nla_put(msg, FLOWCTL_A_PEER_MAC, ETH_ALEN, n->mac)))
 		goto cancel;
 	if ((have & FCTL_PEER_PFC) &&
 	    (nla_put_u8(msg, FLOWCTL_A_PEER_PFC_EN, n->pfc_en) ||

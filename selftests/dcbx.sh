@@ -192,6 +192,9 @@ peer_reported()
 		check_contains "$out" "comes with its TTL" "the refusal's words"
 		out=$(ynl_a --do dev-set --json '{"ifname": "a0", "peer": {"ttl": 100, "ets-prio-tc": 0}}')
 		check_fail $? "peer ETS without shares accepted"
+		out=$(ynl_a --do dev-set --json '{"ifname": "a0", "peer": {"ttl": 100, "ets-prio-tc": 0, "ets-tc-bw": "6400000000000000", "ets-tc-tsa": "0300000000000000"}}')
+		check_fail $? "peer ETS with TSA 3 accepted"
+		check_contains "$out" "a TSA is strict" "the refusal's words"
 		apps=; for i in $(seq 0 32); do apps+=$(printf '05%02x%02x00' $((i % 8)) "$i"); done
 		out=$(ynl_a --do dev-set --json "{\"ifname\": \"a0\", \"peer\": {\"ttl\": 100, \"app\": \"$apps\"}}")
 		check_fail $? "33 peer APP entries accepted"

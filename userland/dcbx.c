@@ -455,6 +455,12 @@ static void cee_parse(struct dcbx_lldpdu *d, const uint8_t *v, unsigned int tlen
 				feature_bad(d, DCBX_F_CEE, DCBX_BAD_VALUE);
 				break;
 			}
+			for (i = 0; i < 8 && s[8 + i] <= 100; i++)
+				;
+			if (i < 8) {
+				feature_bad(d, DCBX_F_CEE, DCBX_BAD_VALUE);
+				break;
+			}
 			cee_feat_get(s, &c->pg);
 			memcpy(c->pg_pct, s + 8, 8);
 			c->pg_tcs = s[16];
@@ -734,6 +740,26 @@ void dcbx_cee_pg_to_ets(const struct dcbx_cee *c, struct dcbx_ets *e)
 			e->tc_bw[g] = c->pg_pct[g];
 			e->tsa[g] = DCBX_TSA_ETS;
 		}
+	}
+	/* Groups no priority uses may hold percents: the used ones' shares
+	 * are scaled to 100, the rest to the largest (an ETS table sums to 100).
+	 */
+	{
+		unsigned int sum = 0, acc = 0, big = 0;
+
+		for (i = 0; i < 8; i++)
+			sum += e->tc_bw[i];
+		if (!sum || sum == 100)
+			return;
+		for (i = 0; i < 8; i++) {
+			if (!e->tc_bw[i])
+				continue;
+			e->tc_bw[i] = (uint8_t)(e->tc_bw[i] * 100 / sum ? e->tc_bw[i] * 100 / sum : 1);
+			acc += e->tc_bw[i];
+			if (e->tc_bw[i] > e->tc_bw[big])
+				big = (unsigned int)i;
+		}
+		e->tc_bw[big] = (uint8_t)(e->tc_bw[big] + 100 - acc);
 	}
 }
 

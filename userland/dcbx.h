@@ -94,7 +94,7 @@ struct dcbx_app {
  *     OUI's 6 high bits, the OUI's other 16 bits, the priorities (bit n)
  */
 #define DCBX_CEE_SUBTYPE	2
-#define DCBX_CEE_APP_MAX	80	/* (511 - 4 - 12 - 4) / 6 */
+#define DCBX_CEE_APP_MAX	81	/* (511 - 4 - 12 - 6) / 6 */
 #define DCBX_CEE_PG_STRICT	15
 
 struct dcbx_cee_feat {

@@ -61,9 +61,9 @@ void usage_dcbx(FILE *f)
 		"neighbours to the partner, which then turns DCBX off (802.1Qaz).\n"
 		"ignore: run anyway (lldpd told to leave DEV alone, say).\n"
 		"mode auto (default): IEEE 802.1Qaz, and CEE (DCBX 1.01) from the first\n"
-		"LLDPDU of a partner that sends CEE alone until that partner goes or the\n"
-		"link goes down; ieee or cee: that one only. CEE carries PFC and the\n"
-		"priority groups (ETS); its APP entries are reported, not applied.\n");
+		"LLDPDU of a partner that sends CEE alone until it sends IEEE or goes;\n"
+		"ieee or cee: that one only. CEE carries PFC and the priority groups\n"
+		"(ETS); its APP entries (EtherTypes, ports) are not flowctl's.\n");
 }
 
 static volatile sig_atomic_t dcbx_stop;
@@ -254,26 +254,49 @@ static void tell_peer(struct fc_dcbx_agent *a)
 			put_ets(nlh, &d->ets_rec, true);
 		if (d->have_app) {
 			struct dcb_app app[FLOWCTL_PEER_APPS];
-			unsigned int i, n = d->app.n < FLOWCTL_PEER_APPS ?
-					    d->app.n : FLOWCTL_PEER_APPS;
+			unsigned int i, n = FLOWCTL_PEER_APPS;
 
-			for (i = 0; i < n; i++) {
-				app[i].selector = d->app.e[i].sel;
-				app[i].priority = d->app.e[i].prio;
-				app[i].protocol = d->app.e[i].proto;
+			unsigned int k = 0;
+
+			/* Selectors 6 and 7 are reserved: not reported. */
+			for (i = 0; i < d->app.n && k < n; i++) {
+				if (d->app.e[i].sel > DCBX_APP_SEL_DSCP)
+					continue;
+				app[k].selector = d->app.e[i].sel;
+				app[k].priority = d->app.e[i].prio;
+				app[k].protocol = d->app.e[i].proto;
+				k++;
 			}
-			mnl_attr_put(nlh, FLOWCTL_A_PEER_APP, n * sizeof(app[0]), app);
+			mnl_attr_put(nlh, FLOWCTL_A_PEER_APP, k * sizeof(app[0]), app);
 		}
 	}
 	mnl_attr_nest_end(nlh, nest);
 	err = fc_nl_talk(&a->nl, nlh, NULL, NULL);
-	if (err == -EINVAL || err == -EOPNOTSUPP) {
-		/* A module that predates FLOWCTL_A_DEV_PEER: said once. */
-		fprintf(stderr, "dcbx: %s's flowctl module does not take the partner's TLVs (%s);\n"
-			"dcb and lldptool show no peer there\n", a->dev, strerror(-err));
-		a->peer_unsupported = true;
-	} else if (err) {
+	/* Said when it changes, not at every LLDPDU. */
+	if (err && err != a->peer_err)
 		fc_nl_perror(&a->nl, err, a->dev, "dcbx", false);
+	a->peer_err = err;
+}
+
+/*
+ * At start: no partner yet (a stale one from an agent killed before is
+ * cleared), and whether the module takes one at all (one before
+ * FLOWCTL_A_DEV_PEER refuses the attribute): said once, then not asked.
+ */
+static void peer_probe(struct fc_dcbx_agent *a)
+{
+	struct nlmsghdr *nlh = fc_nl_req(&a->nl, FLOWCTL_CMD_DEV_SET, NLM_F_ACK);
+	struct nlattr *nest;
+	int err;
+
+	mnl_attr_put_u32(nlh, FLOWCTL_A_DEV_IFINDEX, a->ifindex);
+	nest = mnl_attr_nest_start(nlh, FLOWCTL_A_DEV_PEER);
+	mnl_attr_nest_end(nlh, nest);
+	err = fc_nl_talk(&a->nl, nlh, NULL, NULL);
+	if (err == -EINVAL || err == -EOPNOTSUPP) {
+		fprintf(stderr, "dcbx: %s's flowctl module does not take the partner's TLVs (%s);\n"
+			"dcb shows no peer there\n", a->dev, strerror(-err));
+		a->peer_unsupported = true;
 	}
 }
 
@@ -500,8 +523,9 @@ static bool apply_own_app(struct fc_dcbx_agent *a, const struct view *want)
 	return true;
 }
 
-/* Decide with what we know now, apply or revert, report changes. */
-/* The partner went: CEE's numbers start again, and mode auto speaks IEEE. */
+/* The partner went (or speaks IEEE): CEE's numbers start again, and mode
+ * auto speaks IEEE.
+ */
 static void cee_forget(struct fc_dcbx_agent *a)
 {
 	a->cee_seq = a->cee_ack = a->cee_peer_ack = 0;
@@ -513,6 +537,7 @@ static void cee_forget(struct fc_dcbx_agent *a)
 	}
 }
 
+/* Decide with what we know now, apply or revert, report changes. */
 static void reconsider(struct fc_dcbx_agent *a)
 {
 	enum dcbx_state ps, es, as;
@@ -551,6 +576,9 @@ static void reconsider(struct fc_dcbx_agent *a)
 				     cmp, &up);
 	}
 	es = dcbx_ets_decide(&le, peer ? &a->peer : NULL, cmp, &ue);
+	/* CEE: a willing partner beside a willing end takes nothing either. */
+	if (a->cee && es == DCBX_PARTNER_ADOPTS && a->willing)
+		es = DCBX_OWN;
 	as = dcbx_app_decide(a->admin.dscp, a->willing, peer ? &a->peer : NULL, ua);
 	if (ps == DCBX_ADOPTED || es == DCBX_ADOPTED || as == DCBX_ADOPTED) {
 		tlvs_to_view(&up, &ue, &want);
@@ -632,27 +660,7 @@ static void receive(struct fc_dcbx_agent *a)
 	    (!d.have_pfc && !d.have_ets_cfg && !d.have_ets_rec && !d.have_app &&
 	     !d.have_cee && !d.bad && d.ttl))
 		return;
-	/* mode auto: a partner that sends CEE alone gets CEE (as lldpad),
-	 * until it goes. Speaking CEE, its TLV is the partner's configuration,
-	 * read as 802.1Qaz's; speaking IEEE, a CEE TLV is not.
-	 */
-	if (d.have_cee && !a->cee && a->version == DCBX_V_AUTO && d.ttl &&
-	    !d.have_pfc && !d.have_ets_cfg && !d.have_ets_rec && !d.have_app) {
-		a->cee = true;
-		a->tx_now = true;
-		fc_dcbx_event(a, "version", "the partner speaks CEE alone: CEE from now on");
-	}
-	if (a->cee) {
-		if (d.have_cee) {
-			a->cee_ack = d.cee.seq;
-			a->cee_peer_ack = d.cee.ack;
-		}
-		dcbx_cee_to_ieee(&d);
-	} else {
-		d.have_cee = false;
-		memset(&d.cee, 0, sizeof(d.cee));
-		d.bad &= (uint8_t)~(1u << DCBX_F_CEE);
-	}
+
 	/* 802.1Qaz: DCBX needs one neighbour; a second one while the first is
 	 * alive switches it off until only one is left.
 	 */
@@ -674,6 +682,35 @@ static void receive(struct fc_dcbx_agent *a)
 			reconsider(a);
 		}
 		return;
+	}
+	/* From here the sender is the partner, or the first one. mode auto
+	 * speaks CEE to a partner that sends CEE alone (as lldpad), and IEEE
+	 * again when it sends 802.1Qaz's TLVs or goes. Speaking CEE, its TLV
+	 * is the partner's configuration, read as 802.1Qaz's; speaking IEEE,
+	 * a CEE TLV is not.
+	 */
+	if (a->version == DCBX_V_AUTO) {
+		bool ieee = d.have_pfc || d.have_ets_cfg || d.have_ets_rec || d.have_app;
+
+		if (d.have_cee && !ieee && !a->cee) {
+			a->cee = true;
+			a->tx_now = true;
+			fc_dcbx_event(a, "version", "the partner speaks CEE alone: CEE from now on");
+		} else if (ieee && a->cee) {
+			cee_forget(a);
+			fc_dcbx_event(a, "version", "the partner speaks IEEE: IEEE from now on");
+		}
+	}
+	if (a->cee) {
+		if (d.have_cee) {
+			a->cee_ack = d.cee.seq;
+			a->cee_peer_ack = d.cee.ack;
+		}
+		dcbx_cee_to_ieee(&d);
+	} else {
+		d.have_cee = false;
+		memset(&d.cee, 0, sizeof(d.cee));
+		d.bad &= (uint8_t)~(1u << DCBX_F_CEE);
 	}
 	/* A malformed DCBX TLV costs only its feature: counted, named when
 	 * the set of bad ones changes, the others used.
@@ -996,6 +1033,7 @@ int cmd_dcbx(int argc, char **argv)
 	sigaction(SIGPIPE, &sa, NULL);
 	sigprocmask(SIG_BLOCK, &block, &orig);
 	dcbx_stop = 0;
+	peer_probe(&a);
 	fc_dcbx_event(&a, "start", a.willing ? "willing" : "not willing");
 	a.credit = TX_CREDIT_MAX;
 	a.next_tx = a.next_tick = now_ns();

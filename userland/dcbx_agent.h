@@ -41,6 +41,7 @@ struct fc_dcbx_agent {
 	bool cee_pfc_err;	/* the Error bit of our PFC feature */
 	struct dcbx_cee cee_sent;	/* the features of our SeqNo */
 	bool peer_unsupported;	/* the module takes no FLOWCTL_A_DEV_PEER */
+	int peer_err;		/* the last answer to telling the partner */
 	uint64_t peer_expires;
 	uint64_t multi_until;	/* a second neighbour was heard until then */
 	enum dcbx_state pfc_state, ets_state, app_state;

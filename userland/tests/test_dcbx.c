@@ -164,6 +164,13 @@ static void test_cee(void)
 	dcbx_ets_to_cee_pg(&e, &c);
 	ktap_ok(c.pgid[0] == 15 && c.pgid[7] == 15 && c.pg_pct[0] == 100,
 		"cee pg: no ETS class: every priority strict, the percents on group 0");
+	memset(&c, 0, sizeof(c));
+	memcpy(c.pg_pct, (uint8_t[]){ 12, 12, 12, 12, 13, 13, 13, 13 }, 8);
+	memcpy(c.pgid, (uint8_t[]){ 0, 0, 0, 1, 0, 0, 0, 0 }, 8);
+	dcbx_cee_pg_to_ets(&c, &back);
+	ktap_ok(back.tc_bw[0] + back.tc_bw[1] == 100 && back.tc_bw[0] > 0 && back.tc_bw[1] > 0 &&
+		dcbx_ets_valid(&back),
+		"cee pg: percents of groups no priority uses: the used ones scaled to 100 (lldpad's default)");
 	r = cee_partner(false, false, 0x18);
 	r.cee.pg.have = r.cee.pg.enable = true;
 	memcpy(r.cee.pgid, (uint8_t[]){ 0, 0, 0, 1, 0, 0, 0, 15 }, 8);

@@ -304,6 +304,14 @@ back = parse(bytes(body))
 ok(back.get("cee", {}).get("seq") == 7 and "pgid" not in back.get("cee", {}) and
    "CEE DCBX" in back.get("bad", {}),
    "a CEE PG sub-TLV of the wrong length costs only itself (Control read, bad counted)", back)
+# A group's percent above 100 costs the PG sub-TLV alone.
+body = bytearray(frame)
+body[pg + 2 + 8] = 101             # PG 0's percent (the PG sub-TLV read above)
+body[pg + 1] = 17
+back = parse(bytes(body))
+ok(back.get("cee", {}).get("seq") == 7 and "pgid" not in back.get("cee", {}) and
+   back.get("cee", {}).get("pfc_enable") == 40 and back.get("bad", {}).get("CEE DCBX") == 7,
+   "a CEE group's percent above 100 costs the PG sub-TLV alone (PFC read, bad counted)", back)
 print(f"1..{n}")
 print(f"# Totals: pass:{n - failed} fail:{failed} skip:0")
 sys.exit(1 if failed else 0)
