@@ -152,6 +152,36 @@ fetch_dcb_new() {
 	return 1
 }
 
+# lldpd (Debian's, with libsnmp40 where that is not installed), unpacked
+# into the cache and never installed: the package would start a daemon on
+# every host port. selftests/dcbx.sh runs it in its namespaces (lldpd_start
+# in selftests/lib.sh) as a DCBX partner and as the agent beside which
+# flowctl dcbx refuses to run.
+lldpd_dir=${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/flowctl/lldpd
+fetch_lldpd() {
+	local tmp pkgs=lldpd f
+	[ -x "$lldpd_dir/usr/sbin/lldpd" ] && return 0
+	have_pkg libsnmp40 || pkgs="$pkgs libsnmp40 libsnmp-base"
+	say "fetching $pkgs (apt-get download, unpacked into $lldpd_dir; not installed)"
+	tmp=$(mktemp -d)
+	chmod 755 "$tmp"
+	# shellcheck disable=SC2086 # a list of package names
+	if (cd "$tmp" && apt-get download -q $pkgs >/dev/null 2>&1); then
+		for f in "$tmp"/*.deb; do
+			dpkg-deb -x "$f" "$tmp/x" || break
+		done
+		if mkdir -p "$lldpd_dir" && cp -a "$tmp/x/usr" "$lldpd_dir/" &&
+			LD_LIBRARY_PATH="$lldpd_dir/usr/lib/x86_64-linux-gnu" \
+				"$lldpd_dir/usr/sbin/lldpd" -v >/dev/null; then
+			rm -rf "$tmp"
+			return 0
+		fi
+	fi
+	rm -rf "$tmp" "$lldpd_dir"
+	say "could not fetch lldpd (apt-get download $pkgs)"
+	return 1
+}
+
 # The 6.12 headers: bookworm-backports' linux-headers-6.12.*-amd64 depends
 # on its image package (bookworm's 6.1 headers do not), so installing it
 # would install a kernel and a boot entry. Instead the release's headers,
@@ -276,6 +306,7 @@ main() {
 	done
 	fetch_promtool || exit 1
 	fetch_dcb_new || exit 1
+	fetch_lldpd || exit 1
 	say "done"
 }
 

@@ -21,7 +21,7 @@
 #   | dcbx willing on  |        | ets 0:40,3:60, unwilling |
 #   +------------------+        +--------------------------+
 
-ALL_TESTS="willing_adopts peer_reported shutdown_reverts ttl_expiry_reverts mismatch_reported malformed_counted bad_tlv_costs_itself app_adopted cee_adopts cee_auto cee_mismatch both_willing no_dcbx_tlvs other_agent_stops prompt_and_fast link_down bridge_port"
+ALL_TESTS="willing_adopts peer_reported shutdown_reverts ttl_expiry_reverts mismatch_reported malformed_counted bad_tlv_costs_itself app_adopted cee_adopts cee_auto cee_mismatch lldpd_partner both_willing no_dcbx_tlvs other_agent_stops prompt_and_fast link_down bridge_port"
 source "$(dirname "$0")/lib.sh"
 require_cmd jq tc tcpdump tshark bc dcb
 # "Not before the TTL" compares the agent's clock with a sleep: on the
@@ -317,6 +317,46 @@ cee_mismatch()
 	stop_agents
 	log_test "CEE: equal willing bits that differ adopt nothing and set the PFC Error bit"
 }
+
+# Debian's lldpd as the partner: its custom-tlv sends 802.1Qaz's PFC TLV
+# (priority 3, not willing), which the willing agent on a0 adopts; lldpd
+# lists a0 as its one neighbour with the agent's PFC TLV (what a0 now uses,
+# willing). Then lldpd on a0 itself: the agent refuses to start beside it.
+lldpd_partner()
+{
+	local out rc
+
+	setup || { check_err 1 "setup failed"; log_test "lldpd as partner"; return; }
+	lldpd_start "$B" b0 "$TMP/lldpd-b.sock" "$TMP/lldpd-b.log"
+	rc=$?
+	if [ $rc = 4 ]; then
+		log_skip "lldpd as the partner" "lldpd (scripts/deps.sh unpacks it into the cache)"
+		return
+	fi
+	check_err $rc "lldpd did not start on b0: $(cat "$TMP/lldpd-b.log")"
+	# PFC TLV: willing 0, MBC 0, cap 8; enable 0x08 (priority 3).
+	lldpcli_ns "$B" "$TMP/lldpd-b.sock" configure lldp custom-tlv oui 00,80,c2 subtype 11 oui-info 08,08
+	check_err $? "lldpcli custom-tlv"
+	agent "$A" a0 "$TMP/a.ev" willing on
+	wait_for 30 a0_pfc_is '["pfc",[3]]'
+	check_err $? "a0 did not adopt lldpd's PFC TLV: $(fc "$A" -j show dev a0 | jq -c '.[0] | [.mode, .pfc_prios]')"
+	sleep 2
+	out=$(lldpcli_ns "$B" "$TMP/lldpd-b.sock" -f keyvalue show neighbors details)
+	check_eq "$(grep -c '^lldp\.b0\.rid=' <<<"$out")" 1 "lldpd's neighbours on b0"
+	# a0's PFC TLV as lldpd read it: willing, cap 8, priority 3.
+	grep -qx 'lldp.b0.unknown-tlvs.unknown-tlv=88,08' <<<"$out"
+	check_err $? "lldpd did not list a0's PFC TLV (willing, cap 8, priority 3): $(grep unknown <<<"$out" | head -8)"
+	stop_agents
+	lldpd_start "$A" a0 "$TMP/lldpd-a.sock" "$TMP/lldpd-a.log"
+	check_err $? "lldpd did not start on a0"
+	out=$(ip netns exec "$A" timeout 10 flowctl dcbx dev a0 2>&1)
+	rc=$?
+	check_eq "$rc" 1 "flowctl dcbx's exit status beside lldpd"
+	check_contains "$out" "lldpd" "the refusal names lldpd"
+	lldpd_stop
+	log_test "lldpd as the partner: the agent adopts its PFC TLV, lldpd sees one neighbour; beside lldpd the agent refuses"
+}
+a0_pfc_is() { [ "$(fc "$A" -j show dev a0 | jq -c '.[0] | [.mode, .pfc_prios]')" = "$1" ]; }
 
 shutdown_reverts()
 {
@@ -618,6 +658,7 @@ bridge_port()
 cleanup()
 {
 	stop_agents
+	lldpd_stop
 	cleanup_ns
 	rm -rf "$TMP"
 }

@@ -359,6 +359,61 @@ mac_of()
 	ip -n "$1" -j link show dev "$2" | jq -r '.[0].address'
 }
 
+# lldpd_start NS DEV SOCK LOG: Debian's lldpd, from scripts/deps.sh's cache,
+# on DEV in NS, its control socket SOCK (lldpcli -u SOCK), in the
+# background (lldpd_stop ends it). Its privilege separation wants a
+# _lldpd user, which this machine need not have: a private passwd and
+# group in a mount namespace of its own give it one. Status 4 without
+# the cache.
+LLDPD_DIR=
+lldpd_start()
+{
+	local ns=$1 dev=$2 sock=$3 log=$4 h d
+
+	for h in /root /home/*; do
+		[ -x "$h/.cache/flowctl/lldpd/usr/sbin/lldpd" ] && LLDPD_DIR=$h/.cache/flowctl/lldpd
+	done
+	[ -n "$LLDPD_DIR" ] || return 4
+	d=$(mktemp -d)
+	cp /etc/passwd /etc/group "$d/"
+	echo "_lldpd:x:64999:64999:lldpd:/nonexistent:/usr/sbin/nologin" >>"$d/passwd"
+	echo "_lldpd:x:64999:" >>"$d/group"
+	ip netns exec "$ns" unshare -m sh -c "mount --bind $d/passwd /etc/passwd &&
+		mount --bind $d/group /etc/group && mkdir -p /run/lldpd &&
+		LD_LIBRARY_PATH=$LLDPD_DIR/usr/lib/x86_64-linux-gnu exec $LLDPD_DIR/usr/sbin/lldpd -d -u $sock -I $dev" \
+		>"$log" 2>&1 &
+	LLDPD_PIDS+=($!)
+	# Paused until lldpcli resumes it (it runs its own lldpcli for that).
+	for _ in $(seq 50); do
+		lldpcli_ns "$ns" "$sock" resume >/dev/null 2>&1 && return 0
+		sleep 0.2
+	done
+	return 1
+}
+
+# lldpd_stop: every lldpd lldpd_start started (its monitor takes its child).
+LLDPD_PIDS=()
+lldpd_stop()
+{
+	local pid
+
+	for pid in "${LLDPD_PIDS[@]}"; do
+		kill "$pid" 2>/dev/null
+		wait "$pid" 2>/dev/null
+	done
+	LLDPD_PIDS=()
+}
+
+# lldpcli_ns NS SOCK ARGS...: the cache's lldpcli on lldpd's socket in NS
+lldpcli_ns()
+{
+	local ns=$1 sock=$2
+
+	shift 2
+	ip netns exec "$ns" env LD_LIBRARY_PATH="$LLDPD_DIR/usr/lib/x86_64-linux-gnu" \
+		"$LLDPD_DIR/usr/sbin/lldpcli" -u "$sock" "$@"
+}
+
 # nic_of MAC: the interface (in this namespace) with that address, as
 # vm-run's --nic and --wire name a NIC; status 1 when none has it.
 nic_of()
