@@ -334,7 +334,9 @@ lldpd_partner()
 		return
 	fi
 	check_err $rc "lldpd did not start on b0: $(cat "$TMP/lldpd-b.log")"
-	# PFC TLV: willing 0, MBC 0, cap 8; enable 0x08 (priority 3).
+	# PFC TLV: willing 0, MBC 0, cap 8; enable 0x08 (priority 3). An
+	# LLDPDU a second: lldpd sends a new TLV at its next interval.
+	lldpcli_ns "$B" "$TMP/lldpd-b.sock" configure lldp tx-interval 1
 	lldpcli_ns "$B" "$TMP/lldpd-b.sock" configure lldp custom-tlv oui 00,80,c2 subtype 11 oui-info 08,08
 	check_err $? "lldpcli custom-tlv"
 	agent "$A" a0 "$TMP/a.ev" willing on
