@@ -355,7 +355,7 @@ lldpd_partner()
 	rc=$?
 	check_eq "$rc" 1 "flowctl dcbx's exit status beside lldpd"
 	check_contains "$out" "lldpd" "the refusal names lldpd"
-	lldpd_stop
+	stop_bg
 	log_test "lldpd as the partner: the agent adopts its PFC TLV, lldpd sees one neighbour; beside lldpd the agent refuses"
 }
 a0_pfc_is() { [ "$(fc "$A" -j show dev a0 | jq -c '.[0] | [.mode, .pfc_prios]')" = "$1" ]; }
@@ -660,7 +660,7 @@ bridge_port()
 cleanup()
 {
 	stop_agents
-	lldpd_stop
+	stop_bg
 	cleanup_ns
 	rm -rf "$TMP"
 }

@@ -361,7 +361,7 @@ mac_of()
 
 # lldpd_start NS DEV SOCK LOG: Debian's lldpd, from scripts/deps.sh's cache,
 # on DEV in NS, its control socket SOCK (lldpcli -u SOCK), in the
-# background (lldpd_stop ends it). Its privilege separation wants a
+# background (stop_bg ends it). Its privilege separation wants a
 # _lldpd user, which this machine need not have: a private passwd and
 # group in a mount namespace of its own give it one. Status 4 without
 # the cache.
@@ -382,26 +382,13 @@ lldpd_start()
 		mount --bind $d/group /etc/group && mkdir -p /run/lldpd &&
 		LD_LIBRARY_PATH=$LLDPD_DIR/usr/lib/x86_64-linux-gnu exec $LLDPD_DIR/usr/sbin/lldpd -d -u $sock -I $dev" \
 		>"$log" 2>&1 &
-	LLDPD_PIDS+=($!)
+	BG+=($!)	# stop_bg ends it (its monitor takes its child)
 	# Paused until lldpcli resumes it (it runs its own lldpcli for that).
 	for _ in $(seq 50); do
 		lldpcli_ns "$ns" "$sock" resume >/dev/null 2>&1 && return 0
 		sleep 0.2
 	done
 	return 1
-}
-
-# lldpd_stop: every lldpd lldpd_start started (its monitor takes its child).
-LLDPD_PIDS=()
-lldpd_stop()
-{
-	local pid
-
-	for pid in "${LLDPD_PIDS[@]}"; do
-		kill "$pid" 2>/dev/null
-		wait "$pid" 2>/dev/null
-	done
-	LLDPD_PIDS=()
 }
 
 # lldpcli_ns NS SOCK ARGS...: the cache's lldpcli on lldpd's socket in NS
