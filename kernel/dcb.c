@@ -41,6 +41,29 @@ struct fctl_peer {
 #define FCTL_PEER_RECO	BIT(2)
 #define FCTL_PEER_APP	BIT(3)
 
+/*
+ * CEE's DCB netlink (lldpad in CEE mode): settings staged per part, as the
+ * driver interface has it, and applied together by setall. A part is
+ * staged from the configuration in force when its first setter runs.
+ */
+struct fctl_cee {
+	u8 staged;			/* FCTL_CEE_PG, FCTL_CEE_PFC */
+	u8 up_map[IEEE_8021QAZ_MAX_TCS];	/* class: its priorities */
+	u8 strict[IEEE_8021QAZ_MAX_TCS];	/* class: link strict */
+	u8 bwg[IEEE_8021QAZ_MAX_TCS];	/* class: its bandwidth group */
+	u8 bw_pct[IEEE_8021QAZ_MAX_TCS];	/* class: percent of its group */
+	u8 bwg_pct[IEEE_8021QAZ_MAX_TCS];	/* group: percent of the link */
+	u8 pfc;				/* bit p: PFC on priority p */
+	bool pfc_state;			/* PFC on at all */
+};
+
+#define FCTL_CEE_PG	BIT(0)
+#define FCTL_CEE_PFC	BIT(1)
+#define FCTL_CEE_LINK_STRICT	2	/* a class's prio_type: strict */
+/* What setall answers (DCB_ATTR_SET_ALL), as drivers and lldpad have it. */
+#define FCTL_CEE_NO_CHANGE	1
+#define FCTL_CEE_CHANGED	2	/* with no link reset */
+
 struct fctl_port {
 	struct list_head list;		/* fctl_ports */
 	struct net_device *dev;		/* NULL once unregistered */
@@ -52,6 +75,8 @@ struct fctl_port {
 	struct ethtool_ops ethtool;	/* the driver's, and pause */
 	struct ethtool_ops closed;	/* the driver's, and pause off */
 	struct fctl_peer peer;		/* have 0: none */
+	bool cee;			/* getdcbx: host CEE, not IEEE */
+	struct fctl_cee stage;
 };
 
 static LIST_HEAD(fctl_ports);		/* RTNL */
@@ -450,6 +475,40 @@ static int fctl_ieee_getpfc(struct net_device *dev, struct ieee_pfc *pfc)
 	return 0;
 }
 
+/* The attributes that give cfg's port PFC on pfc_en (none: not at all). */
+static int fctl_pfc_put(struct sk_buff *a, const struct fctl_sched *q,
+			const struct fctl_cfg *cfg, u8 pfc_en)
+{
+	int err = 0;
+
+	if (pfc_en && cfg->mode != FLOWCTL_MODE_PFC) {
+		/* Turned on: honored, and sent where a speed times our XOFF
+		 * (virtio-net may report none: flowctl set speed).
+		 */
+		err = nla_put_u8(a, FLOWCTL_A_DEV_MODE, FLOWCTL_MODE_PFC) ||
+		      nla_put_u8(a, FLOWCTL_A_DEV_PFC_PRIOS, pfc_en) ||
+		      nla_put_u8(a, FLOWCTL_A_DEV_RX, 1);
+		if (!err && READ_ONCE(q->speed_mbps))
+			err = nla_put_u8(a, FLOWCTL_A_DEV_TX, 1);
+	} else if (pfc_en && pfc_en != cfg->pfc_prios) {
+		/* Already on: the priorities alone (rx and tx stay). */
+		err = nla_put_u8(a, FLOWCTL_A_DEV_PFC_PRIOS, pfc_en);
+	} else if (!pfc_en && cfg->mode == FLOWCTL_MODE_PFC) {
+		err = nla_put_u8(a, FLOWCTL_A_DEV_MODE, FLOWCTL_MODE_OFF);
+	}
+	return err ? -EMSGSIZE : 0;
+}
+
+/* Commit a, or nothing when it is empty. */
+static int fctl_door_commit_any(struct fctl_sched *q, struct sk_buff *a)
+{
+	if (!a->len) {
+		kfree_skb(a);
+		return 0;
+	}
+	return fctl_door_commit(q, a, FLOWCTL_DOOR_DCB);
+}
+
 /*
  * PFC on some priorities is mode pfc on them, honored and sent (a NIC's
  * PFC does both); on none, a port in mode pfc goes off and one in mode
@@ -462,7 +521,7 @@ static int fctl_ieee_setpfc(struct net_device *dev, struct ieee_pfc *pfc)
 	struct fctl_sched *q = fctl_door_q(dev);
 	const struct fctl_cfg *cfg;
 	struct sk_buff *a;
-	int err = 0;
+	int err;
 
 	if (!q)
 		return -EOPNOTSUPP;
@@ -475,32 +534,15 @@ static int fctl_ieee_setpfc(struct net_device *dev, struct ieee_pfc *pfc)
 	a = fctl_door_attrs();
 	if (!a)
 		return -ENOMEM;
-	if (pfc->pfc_en && cfg->mode != FLOWCTL_MODE_PFC) {
-		/* Turned on: honored, and sent where a speed times our XOFF
-		 * (virtio-net may report none: flowctl set speed).
-		 */
-		err = nla_put_u8(a, FLOWCTL_A_DEV_MODE, FLOWCTL_MODE_PFC) ||
-		      nla_put_u8(a, FLOWCTL_A_DEV_PFC_PRIOS, pfc->pfc_en) ||
-		      nla_put_u8(a, FLOWCTL_A_DEV_RX, 1);
-		if (!err && READ_ONCE(q->speed_mbps))
-			err = nla_put_u8(a, FLOWCTL_A_DEV_TX, 1);
-	} else if (pfc->pfc_en && pfc->pfc_en != cfg->pfc_prios) {
-		/* Already on: the priorities alone (rx and tx stay). */
-		err = nla_put_u8(a, FLOWCTL_A_DEV_PFC_PRIOS, pfc->pfc_en);
-	} else if (!pfc->pfc_en && cfg->mode == FLOWCTL_MODE_PFC) {
-		err = nla_put_u8(a, FLOWCTL_A_DEV_MODE, FLOWCTL_MODE_OFF);
-	}
-	if (!err && pfc->delay != cfg->pfc_delay)
-		err = nla_put_u16(a, FLOWCTL_A_DEV_PFC_DELAY, pfc->delay);
+	err = fctl_pfc_put(a, q, cfg, pfc->pfc_en);
+	if (!err && pfc->delay != cfg->pfc_delay &&
+	    nla_put_u16(a, FLOWCTL_A_DEV_PFC_DELAY, pfc->delay))
+		err = -EMSGSIZE;
 	if (err) {
 		kfree_skb(a);
-		return -EMSGSIZE;
+		return err;
 	}
-	if (!a->len) {
-		kfree_skb(a);
-		return 0;
-	}
-	return fctl_door_commit(q, a, FLOWCTL_DOOR_DCB);
+	return fctl_door_commit_any(q, a);
 }
 
 /* ETS: a class of share 0 is strict, as in flowctl's tc-bw. */
@@ -759,15 +801,323 @@ static int fctl_peer_getapptable(struct net_device *dev, struct dcb_app *table)
 	return 0;
 }
 
-/* The host's own agent (flowctl dcbx, lldpad) runs DCBX, in IEEE mode. */
+/*
+ * The host's own agent (flowctl dcbx, lldpad) runs DCBX. Which version it
+ * runs is its to say, and lldpad says so when its partner speaks CEE; the
+ * port takes both kinds of request in either.
+ */
 static u8 fctl_getdcbx(struct net_device *dev)
 {
-	return DCB_CAP_DCBX_HOST | DCB_CAP_DCBX_VER_IEEE;
+	struct fctl_sched *q = fctl_door_q(dev);
+
+	return DCB_CAP_DCBX_HOST | (q && q->port->cee ? DCB_CAP_DCBX_VER_CEE :
+							DCB_CAP_DCBX_VER_IEEE);
 }
 
 static u8 fctl_setdcbx(struct net_device *dev, u8 mode)
 {
-	return mode == (DCB_CAP_DCBX_HOST | DCB_CAP_DCBX_VER_IEEE) ? 0 : 1;
+	struct fctl_sched *q = fctl_door_q(dev);
+
+	if (!q)
+		return 1;
+	if (mode == (DCB_CAP_DCBX_HOST | DCB_CAP_DCBX_VER_IEEE) ||
+	    mode == (DCB_CAP_DCBX_HOST | DCB_CAP_DCBX_VER_CEE)) {
+		q->port->cee = mode & DCB_CAP_DCBX_VER_CEE;
+		return 0;
+	}
+	fctl_door_refuse(dev,
+			 "dcb: dcbx: a flowctl port's DCBX is its host's agent's, one version: host ieee, or host cee");
+	return 1;
+}
+
+/*
+ * CEE (DCB netlink's older commands, lldpad's CEE mode). A traffic class
+ * holds the priorities of its up_map, belongs to a bandwidth group and
+ * takes a percent of the group's; link strict classes are flowctl's
+ * strict ones (share 0). The getters read the configuration in force in
+ * the same terms: class c is group c and takes all of it.
+ */
+static void fctl_cee_from_cfg(const struct fctl_cfg *cfg, struct fctl_cee *c,
+			      u8 parts)
+{
+	int i;
+
+	if (parts & FCTL_CEE_PG) {
+		memset(c->up_map, 0, sizeof(c->up_map));
+		for (i = 0; i < IEEE_8021QAZ_MAX_TCS; i++) {
+			c->up_map[(cfg->prio_tc >> (4 * i)) & 0x7] |= BIT(i);
+			c->strict[i] = cfg->tc_bw[i] ? 0 : FCTL_CEE_LINK_STRICT;
+			c->bwg[i] = i;
+			c->bw_pct[i] = 100;
+			c->bwg_pct[i] = cfg->tc_bw[i];
+		}
+	}
+	if (parts & FCTL_CEE_PFC) {
+		c->pfc_state = cfg->mode == FLOWCTL_MODE_PFC && cfg->pfc_prios;
+		c->pfc = c->pfc_state ? cfg->pfc_prios : 0;
+	}
+}
+
+/* The part staged for a setter, or NULL (no flowctl qdisc). */
+static struct fctl_cee *fctl_cee_stage(struct net_device *dev, u8 part)
+{
+	struct fctl_sched *q = fctl_door_q(dev);
+	struct fctl_cee *c;
+
+	if (!q)
+		return NULL;
+	c = &q->port->stage;
+	if (!(c->staged & part)) {
+		fctl_cee_from_cfg(rtnl_dereference(q->cfg), c, part);
+		c->staged |= part;
+	}
+	return c;
+}
+
+static void fctl_cee_view(struct net_device *dev, struct fctl_cee *c)
+{
+	struct fctl_sched *q = fctl_door_q(dev);
+
+	memset(c, 0, sizeof(*c));
+	if (q)
+		fctl_cee_from_cfg(rtnl_dereference(q->cfg), c,
+				  FCTL_CEE_PG | FCTL_CEE_PFC);
+}
+
+static u8 fctl_getstate(struct net_device *dev)
+{
+	return 1;
+}
+
+/* DCB is what the qdisc is: it goes off with tc qdisc del, not here. */
+static u8 fctl_setstate(struct net_device *dev, u8 state)
+{
+	if (state)
+		return 0;
+	fctl_door_refuse(dev,
+			 "dcb: a flowctl port's DCB is on while flowctl is attached (tc qdisc del turns it off)");
+	return 1;
+}
+
+static u8 fctl_getcap(struct net_device *dev, int capid, u8 *cap)
+{
+	switch (capid) {
+	case DCB_CAP_ATTR_PG:
+	case DCB_CAP_ATTR_PFC:
+		*cap = true;
+		break;
+	case DCB_CAP_ATTR_UP2TC:
+	case DCB_CAP_ATTR_GSP:
+	case DCB_CAP_ATTR_BCN:
+		*cap = false;
+		break;
+	case DCB_CAP_ATTR_PG_TCS:
+	case DCB_CAP_ATTR_PFC_TCS:
+		*cap = BIT(IEEE_8021QAZ_MAX_TCS - 1);	/* 8 classes */
+		break;
+	case DCB_CAP_ATTR_DCBX:
+		*cap = DCB_CAP_DCBX_HOST | DCB_CAP_DCBX_VER_CEE |
+		       DCB_CAP_DCBX_VER_IEEE;
+		break;
+	default:
+		*cap = 0;
+		return 1;
+	}
+	return 0;
+}
+
+static int fctl_getnumtcs(struct net_device *dev, int tcid, u8 *num)
+{
+	if (tcid != DCB_NUMTCS_ATTR_PG && tcid != DCB_NUMTCS_ATTR_PFC)
+		return -EINVAL;
+	*num = IEEE_8021QAZ_MAX_TCS;
+	return 0;
+}
+
+/* Values DCB_ATTR_VALUE_UNDEFINED (attribute absent) leave the staged one. */
+static void fctl_setpgtccfgtx(struct net_device *dev, int tc, u8 prio_type,
+			      u8 bwg, u8 bw_pct, u8 up_map)
+{
+	struct fctl_cee *c = fctl_cee_stage(dev, FCTL_CEE_PG);
+
+	if (!c || tc < 0 || tc >= IEEE_8021QAZ_MAX_TCS)
+		return;
+	if (prio_type != DCB_ATTR_VALUE_UNDEFINED)
+		c->strict[tc] = prio_type;
+	if (bwg < IEEE_8021QAZ_MAX_TCS)
+		c->bwg[tc] = bwg;
+	if (bw_pct <= 100)
+		c->bw_pct[tc] = bw_pct;
+	if (up_map != DCB_ATTR_VALUE_UNDEFINED)
+		c->up_map[tc] = up_map;
+}
+
+static void fctl_setpgbwgcfgtx(struct net_device *dev, int bwg, u8 bw_pct)
+{
+	struct fctl_cee *c = fctl_cee_stage(dev, FCTL_CEE_PG);
+
+	if (c && bwg >= 0 && bwg < IEEE_8021QAZ_MAX_TCS && bw_pct <= 100)
+		c->bwg_pct[bwg] = bw_pct;
+}
+
+/* Receive groups shape a NIC's ingress buffers; flowctl schedules only
+ * what it sends, so they are taken and not kept (dcbnl sets both ways).
+ */
+static void fctl_setpgtccfgrx(struct net_device *dev, int tc, u8 prio_type,
+			      u8 bwg, u8 bw_pct, u8 up_map)
+{
+}
+
+static void fctl_setpgbwgcfgrx(struct net_device *dev, int bwg, u8 bw_pct)
+{
+}
+
+static void fctl_getpgtccfgtx(struct net_device *dev, int tc, u8 *prio_type,
+			      u8 *bwg, u8 *bw_pct, u8 *up_map)
+{
+	struct fctl_cee c;
+
+	if (tc < 0 || tc >= IEEE_8021QAZ_MAX_TCS)
+		return;
+	fctl_cee_view(dev, &c);
+	*prio_type = c.strict[tc];
+	*bwg = c.bwg[tc];
+	*bw_pct = c.bw_pct[tc];
+	*up_map = c.up_map[tc];
+}
+
+static void fctl_getpgbwgcfgtx(struct net_device *dev, int bwg, u8 *bw_pct)
+{
+	struct fctl_cee c;
+
+	if (bwg < 0 || bwg >= IEEE_8021QAZ_MAX_TCS)
+		return;
+	fctl_cee_view(dev, &c);
+	*bw_pct = c.bwg_pct[bwg];
+}
+
+/* A priority's PFC is full (1) or off (0): flowctl's rx and tx are the port's. */
+static void fctl_setpfccfg(struct net_device *dev, int prio, u8 setting)
+{
+	struct fctl_cee *c;
+
+	if (prio < 0 || prio >= FCTL_PRIOS)
+		return;
+	if (setting > 1) {
+		fctl_door_refuse(dev,
+				 "dcb: a priority's PFC is on both ways on a flowctl port: full (1) or off (0)");
+		return;
+	}
+	c = fctl_cee_stage(dev, FCTL_CEE_PFC);
+	if (!c)
+		return;
+	if (setting)
+		c->pfc |= BIT(prio);
+	else
+		c->pfc &= ~BIT(prio);
+}
+
+static void fctl_getpfccfg(struct net_device *dev, int prio, u8 *setting)
+{
+	struct fctl_cee c;
+
+	if (prio < 0 || prio >= FCTL_PRIOS)
+		return;
+	fctl_cee_view(dev, &c);
+	*setting = !!(c.pfc & BIT(prio));
+}
+
+static void fctl_setpfcstate(struct net_device *dev, u8 state)
+{
+	struct fctl_cee *c = fctl_cee_stage(dev, FCTL_CEE_PFC);
+
+	if (c)
+		c->pfc_state = !!state;
+}
+
+static u8 fctl_getpfcstate(struct net_device *dev)
+{
+	struct fctl_cee c;
+
+	fctl_cee_view(dev, &c);
+	return c.pfc_state;
+}
+
+/*
+ * Staged classes as flowctl's: a priority in no class's up_map (lldpad
+ * leaves group 15's out) goes to class 0; a class's share is its group's
+ * percent times its own; the shares of the ETS classes are scaled to sum
+ * to 100, the rounding to the largest.
+ */
+static void fctl_cee_to_cfg(const struct fctl_cee *c, u32 *prio_tc, u8 *bw)
+{
+	unsigned int sum = 0, acc = 0, big = 0;
+	u8 seen = 0;
+	int tc, p;
+
+	*prio_tc = 0;
+	memset(bw, 0, IEEE_8021QAZ_MAX_TCS);
+	for (tc = 0; tc < IEEE_8021QAZ_MAX_TCS; tc++) {
+		for (p = 0; p < FCTL_PRIOS; p++) {
+			if (!(c->up_map[tc] & BIT(p) & ~seen))
+				continue;
+			*prio_tc |= (u32)tc << (4 * p);
+			seen |= BIT(p);
+		}
+		if (c->strict[tc] != FCTL_CEE_LINK_STRICT)
+			bw[tc] = c->bwg_pct[c->bwg[tc]] * c->bw_pct[tc] / 100;
+		sum += bw[tc];
+	}
+	if (!sum || sum == 100)
+		return;
+	for (tc = 0; tc < IEEE_8021QAZ_MAX_TCS; tc++) {
+		if (!bw[tc])
+			continue;
+		bw[tc] = max_t(unsigned int, bw[tc] * 100 / sum, 1);
+		acc += bw[tc];
+		if (bw[tc] > bw[big])
+			big = tc;
+	}
+	bw[big] += 100 - acc;
+}
+
+/*
+ * Apply what was staged, through the one validator: all of it or, when it
+ * refuses (the kernel log says why), none.
+ */
+static u8 fctl_setall(struct net_device *dev)
+{
+	struct fctl_sched *q = fctl_door_q(dev);
+	const struct fctl_cfg *cfg;
+	u8 bw[IEEE_8021QAZ_MAX_TCS];
+	struct fctl_cee *c;
+	struct sk_buff *a;
+	u32 prio_tc;
+	int err = 0;
+
+	if (!q)
+		return FCTL_CEE_NO_CHANGE;
+	c = &q->port->stage;
+	cfg = rtnl_dereference(q->cfg);
+	a = fctl_door_attrs();
+	if (a && (c->staged & FCTL_CEE_PG)) {
+		fctl_cee_to_cfg(c, &prio_tc, bw);
+		if (prio_tc != cfg->prio_tc)
+			err = nla_put_u32(a, FLOWCTL_A_DEV_PRIO_TC, prio_tc);
+		if (!err && memcmp(bw, cfg->tc_bw, sizeof(bw)))
+			err = nla_put(a, FLOWCTL_A_DEV_TC_BW, sizeof(bw), bw);
+	}
+	if (a && !err && (c->staged & FCTL_CEE_PFC))
+		err = fctl_pfc_put(a, q, cfg, c->pfc_state ? c->pfc : 0);
+	c->staged = 0;
+	if (!a)
+		return FCTL_CEE_NO_CHANGE;
+	if (err || !a->len) {
+		kfree_skb(a);
+		return FCTL_CEE_NO_CHANGE;
+	}
+	return fctl_door_commit(q, a, FLOWCTL_DOOR_DCB) ? FCTL_CEE_NO_CHANGE :
+							  FCTL_CEE_CHANGED;
 }
 
 static const struct dcbnl_rtnl_ops fctl_dcbnl_ops = {
@@ -783,6 +1133,21 @@ static const struct dcbnl_rtnl_ops fctl_dcbnl_ops = {
 	.peer_getapptable = fctl_peer_getapptable,
 	.getdcbx	= fctl_getdcbx,
 	.setdcbx	= fctl_setdcbx,
+	.getstate	= fctl_getstate,
+	.setstate	= fctl_setstate,
+	.getcap		= fctl_getcap,
+	.getnumtcs	= fctl_getnumtcs,
+	.getpgtccfgtx	= fctl_getpgtccfgtx,
+	.getpgbwgcfgtx	= fctl_getpgbwgcfgtx,
+	.setpgtccfgtx	= fctl_setpgtccfgtx,
+	.setpgbwgcfgtx	= fctl_setpgbwgcfgtx,
+	.setpgtccfgrx	= fctl_setpgtccfgrx,
+	.setpgbwgcfgrx	= fctl_setpgbwgcfgrx,
+	.getpfccfg	= fctl_getpfccfg,
+	.setpfccfg	= fctl_setpfccfg,
+	.getpfcstate	= fctl_getpfcstate,
+	.setpfcstate	= fctl_setpfcstate,
+	.setall		= fctl_setall,
 	.setapp		= fctl_cee_setapp,
 #ifdef FCTL_HAVE_APPTRUST
 	.dcbnl_getapptrust = fctl_getapptrust,
@@ -938,8 +1303,12 @@ void fctl_doors_notify(struct fctl_sched *q, const struct fctl_cfg *old)
 		return;
 #if IS_ENABLED(CONFIG_DCB)
 	if ((p->doors & FLOWCTL_DOOR_DCB) && p->door_src != FLOWCTL_DOOR_DCB &&
-	    fctl_dcb_differs(old, cfg))
-		dcbnl_ieee_notify(dev, RTM_SETDCB, DCB_CMD_IEEE_SET, 0, 0);
+	    fctl_dcb_differs(old, cfg)) {
+		if (p->cee)
+			dcbnl_cee_notify(dev, RTM_SETDCB, DCB_CMD_CEE_GET, 0, 0);
+		else
+			dcbnl_ieee_notify(dev, RTM_SETDCB, DCB_CMD_IEEE_SET, 0, 0);
+	}
 #endif
 	if ((p->doors & FLOWCTL_DOOR_PAUSE) &&
 	    p->door_src != FLOWCTL_DOOR_PAUSE && fctl_pause_differs(old, cfg))
@@ -1043,6 +1412,8 @@ void fctl_port_put(struct fctl_sched *q)
 	if (--p->users || !p->dev)
 		return;
 	memset(&p->peer, 0, sizeof(p->peer));
+	memset(&p->stage, 0, sizeof(p->stage));
+	p->cee = false;
 	fctl_app_flush(p);
 	fctl_dcb_close(p);
 	fctl_pause_close(p);

@@ -28,7 +28,8 @@
 #   +----------+        +-----------------------------------+       +----------+
 
 ALL_TESTS="doors ethtool_pause ethtool_stats dcb_pfc dcb_pfc_counts dcb_ets
-	   dcb_app dcb_apptrust dcb_dcbx lldpad_pair lldpad_to_agent agent_to_lldpad lldpad_lossless
+	   dcb_app dcb_apptrust dcb_dcbx dcb_cee lldpad_pair lldpad_to_agent agent_to_lldpad
+	   lldpad_lossless
 	   lifetime"
 source "$(dirname "$0")/lib.sh"
 require_cmd jq tc ethtool dcb lldpad lldptool iperf3
@@ -312,11 +313,92 @@ dcb_dcbx()
 	attach
 	check_eq "$(dcba -j dcbx show dev a0 | jq -c '[.host, .ieee, .cee // false, .lld_managed // false]')" \
 		'[true,true,false,false]' "dcb dcbx show"
+	dcba dcbx set dev a0 host cee
+	check_err $? "dcb dcbx set host cee failed"
+	check_eq "$(dcba -j dcbx show dev a0 | jq -c '[.host, .ieee // false, .cee]')" \
+		'[true,false,true]' "dcb dcbx show after host cee"
+	refused "two versions" "flowctl: dcb: dcbx: a flowctl port's DCBX is its host's agent's" \
+		dcbn dcbx set dev a0 host ieee cee
+	refused "lld-managed" "flowctl: dcb: dcbx: a flowctl port's DCBX is its host's agent's" \
+		dcbn dcbx set dev a0 lld-managed ieee
 	dcba dcbx set dev a0 host ieee
 	check_err $? "dcb dcbx set host ieee failed"
-	dcba dcbx set dev a0 host cee >/dev/null 2>&1
-	check_fail $? "dcb dcbx set host cee succeeded"
-	log_test "dcb dcbx: host ieee, the only mode flowctl takes"
+	check_eq "$(dcba -j dcbx show dev a0 | jq -c '[.host, .ieee, .cee // false]')" \
+		'[true,true,false]' "dcb dcbx show after host ieee"
+	log_test "dcb dcbx: host ieee or host cee, one at a time; lld-managed refused"
+}
+
+# cee ARGS...: the CEE view DCB netlink gives of a0 (dcbpeer.py --cee)
+cee() { ip netns exec "$A" /usr/bin/python3 "$TOP/selftests/tools/dcbpeer.py" --cee a0 | jq -c "$@"; }
+# cee_do CMD...: lldpad's CEE requests to a0, the replies as "CMD=REPLY ..."
+cee_do()
+{
+	ip netns exec "$A" /usr/bin/python3 "$TOP/selftests/tools/dcbpeer.py" --cee-do a0 "$@" |
+		jq -r '"\(.cmd | sub("=.*"; ""))=\(.reply // .error | tojson)"' | tr '\n' ' ' | sed 's/ $//'
+}
+
+# lldpad's CEE groups for B's classes (lldp_dcbx_nl.c's set_pg_cfg):
+# class 0 holds priorities 0-2 and 4-7 (0xf7), class 1 priority 3 (0x08),
+# each its own group at 100 percent of it; groups 0 and 1 at 50 percent.
+PG_50_50="0:247:0:100/1:8:0:100/2:0:0:0/3:0:0:0/4:0:0:0/5:0:0:0/6:0:0:0/7:0:0:0/50,50,0,0,0,0,0,0"
+
+# DCB netlink's CEE commands (lldpad's CEE mode, built as lldpad builds
+# them by selftests/tools/dcbpeer.py; parsed by the kernel's dcbnl, read
+# back by its own CEE_GET): the getters say the configuration, the
+# setters stage and setall applies, all or nothing.
+dcb_cee()
+{
+	local before
+
+	topology || { setup_failed; return; }
+	attach mode pfc pfc-prios 3,4 prio-tc 0,0,0,1,0,0,0,0 ets 0:50,1:50
+	check_eq "$(cee '[.pfc, .bwg_pct, .pg[1].up_map, .pg[0].up_map, .pg[2].strict, .dcbx]')" \
+		'[[0,0,0,1,1,0,0,0],[50,50,0,0,0,0,0,0],8,247,2,9]' \
+		"CEE_GET: pfc, group percents, class 1's and 0's priorities, class 2 strict, dcbx"
+	ip netns exec "$A" tc qdisc del dev a0 root
+	attach
+	check_eq "$(cee '[.pfc, .bwg_pct, .pg[0].up_map, .pg[0].strict]')" \
+		'[[0,0,0,0,0,0,0,0],[0,0,0,0,0,0,0,0],2,2]' \
+		"CEE_GET with the defaults (802.1Q's map: priority 1 in class 0)"
+	# What lldpad asks of a port before it runs CEE on it.
+	check_eq "$(cee_do gstate gcap gnumtcs sdcbx=5 gdcbx)" \
+		'gstate=1 gcap={"pg":1,"pfc":1,"up2tc":0,"pg_tcs":128,"pfc_tcs":128,"gsp":0,"bcn":0,"dcbx":13} gnumtcs={"pg":8,"pfc":8} sdcbx=0 gdcbx=5' \
+		"state, capabilities, classes, dcbx host cee"
+	# Staged: nothing changes until setall.
+	before=$(cfg 'del(.stats, .prio)')
+	check_eq "$(cee_do pfc=00011000 pfcstate=1 pgtx=$PG_50_50 pgrx=$PG_50_50)" \
+		'pfc=0 pfcstate=0 pgtx=0 pgrx=0' "PFC and groups staged"
+	check_eq "$(cfg 'del(.stats, .prio)')" "$before" "the configuration before setall"
+	check_eq "$(cee_do setall)" 'setall=2' "setall: changed, no link reset"
+	check_eq "$(cfg '[.mode, .pfc_prios, .rx, .prio_tc, .tc_bw]')" \
+		'["pfc",[3,4],true,[0,0,0,1,0,0,0,0],[50,50,0,0,0,0,0,0]]' "the configuration after setall"
+	check_eq "$(cee_do setall)" 'setall=1' "setall with nothing staged: no change"
+	# A link strict class is strict; groups that do not sum to 100 are
+	# scaled; PFC state off is PFC off.
+	check_eq "$(cee_do "pgtx=0:247:0:100/1:8:2:100/2:0:0:0/3:0:0:0/4:0:0:0/5:0:0:0/6:0:0:0/7:0:0:0/30,30,0,0,0,0,0,0" \
+		pfcstate=0 setall)" 'pgtx=0 pfcstate=0 setall=2' "strict class 1, groups of 30, PFC off"
+	check_eq "$(cfg '[.mode, .prio_tc, .tc_bw]')" '["off",[0,0,0,1,0,0,0,0],[100,0,0,0,0,0,0,0]]' \
+		"class 1 strict, class 0 scaled to 100, PFC off"
+	# Refused, and nothing changed: DCB off, a PFC setting other than full
+	# or off (the staged rest stays unapplied), a DCBX the port has not.
+	before=$(cfg 'del(.stats, .prio)')
+	refused_cee "sstate=0" 'sstate=1' "flowctl: dcb: a flowctl port's DCB is on while flowctl is attached"
+	refused_cee "pfc=00020000" 'pfc=0' "flowctl: dcb: a priority's PFC is on both ways on a flowctl port"
+	refused_cee "sdcbx=3" 'sdcbx=1' "flowctl: dcb: dcbx: a flowctl port's DCBX is its host's agent's"
+	check_eq "$(cee_do setall)" 'setall=1' "setall after the refused setting"
+	check_eq "$(cfg 'del(.stats, .prio)')" "$before" "the configuration after the refusals"
+	log_test "DCB netlink's CEE commands (lldpad's): getters say the configuration, setall applies what was staged"
+}
+
+# refused_cee CMD REPLY LOG: lldpad's CMD gets REPLY and the kernel log LOG
+refused_cee()
+{
+	local lines
+
+	lines=$(dmesg | wc -l)
+	check_eq "$(cee_do "$1")" "$2" "$1"
+	dmesg | tail -n +$((lines + 1)) | grep -qF "$3"
+	check_err $? "$1: no '$3' in the kernel log: $(dmesg | tail -2)"
 }
 
 LLDPAD_PIDS=()

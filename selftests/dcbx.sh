@@ -28,6 +28,10 @@ require_cmd jq tc tcpdump tshark bc dcb
 # debug kernel the partner's last LLDPDU can be seconds older than its kill.
 RETRY_TIMING=1
 TIMING_CASES="ttl_expiry_reverts prompt_and_fast"
+# The agent's protocol alone: its requests to the kernel (configuration,
+# partner) are the ones willing_adopts, peer_reported and app_adopted judge.
+USERLAND_CASES="mismatch_reported malformed_counted bad_tlv_costs_itself cee_adopts cee_auto
+	cee_mismatch lldpd_partner both_willing prompt_and_fast"
 
 TMP=$(mktemp -d)
 AGENTS=()
