@@ -886,7 +886,7 @@ static void fctl_cee_view(struct net_device *dev, struct fctl_cee *c)
 
 static u8 fctl_getstate(struct net_device *dev)
 {
-	return 1;
+	return !!fctl_door_q(dev);
 }
 
 /* DCB is what the qdisc is: it goes off with tc qdisc del, not here. */
@@ -972,6 +972,21 @@ static void fctl_setpgbwgcfgrx(struct net_device *dev, int bwg, u8 bw_pct)
 {
 }
 
+/* dcbnl reads both ways or neither: no receive groups (values undefined). */
+static void fctl_getpgtccfgrx(struct net_device *dev, int tc, u8 *prio_type,
+			      u8 *bwg, u8 *bw_pct, u8 *up_map)
+{
+	*prio_type = DCB_ATTR_VALUE_UNDEFINED;
+	*bwg = DCB_ATTR_VALUE_UNDEFINED;
+	*bw_pct = DCB_ATTR_VALUE_UNDEFINED;
+	*up_map = DCB_ATTR_VALUE_UNDEFINED;
+}
+
+static void fctl_getpgbwgcfgrx(struct net_device *dev, int bwg, u8 *bw_pct)
+{
+	*bw_pct = DCB_ATTR_VALUE_UNDEFINED;
+}
+
 static void fctl_getpgtccfgtx(struct net_device *dev, int tc, u8 *prio_type,
 			      u8 *bwg, u8 *bw_pct, u8 *up_map)
 {
@@ -1044,28 +1059,31 @@ static u8 fctl_getpfcstate(struct net_device *dev)
 }
 
 /*
- * Staged classes as flowctl's: a priority in no class's up_map (lldpad
- * leaves group 15's out) goes to class 0; a class's share is its group's
- * percent times its own; the shares of the ETS classes are scaled to sum
- * to 100, the rounding to the largest.
+ * Staged classes as flowctl's: a priority in two classes' up_map is the
+ * higher class's (as ixgbe), one in none (lldpad leaves its group-15
+ * priorities out) class 0's; a class's share is its group's percent times
+ * its own, at least 1 for a class that holds priorities and is not link
+ * strict (share 0 is strict in flowctl); the ETS classes' shares are
+ * scaled to sum to 100, the rounding to the largest.
  */
 static void fctl_cee_to_cfg(const struct fctl_cee *c, u32 *prio_tc, u8 *bw)
 {
-	unsigned int sum = 0, acc = 0, big = 0;
-	u8 seen = 0;
-	int tc, p;
+	int sum = 0, acc = 0, big = 0, tc, p;
 
 	*prio_tc = 0;
 	memset(bw, 0, IEEE_8021QAZ_MAX_TCS);
 	for (tc = 0; tc < IEEE_8021QAZ_MAX_TCS; tc++) {
 		for (p = 0; p < FCTL_PRIOS; p++) {
-			if (!(c->up_map[tc] & BIT(p) & ~seen))
+			if (!(c->up_map[tc] & BIT(p)))
 				continue;
+			*prio_tc &= ~(0xfU << (4 * p));
 			*prio_tc |= (u32)tc << (4 * p);
-			seen |= BIT(p);
 		}
-		if (c->strict[tc] != FCTL_CEE_LINK_STRICT)
-			bw[tc] = c->bwg_pct[c->bwg[tc]] * c->bw_pct[tc] / 100;
+		if (c->strict[tc] == FCTL_CEE_LINK_STRICT)
+			continue;
+		bw[tc] = c->bwg_pct[c->bwg[tc]] * c->bw_pct[tc] / 100;
+		if (!bw[tc] && c->up_map[tc])
+			bw[tc] = 1;
 		sum += bw[tc];
 	}
 	if (!sum || sum == 100)
@@ -1073,12 +1091,13 @@ static void fctl_cee_to_cfg(const struct fctl_cee *c, u32 *prio_tc, u8 *bw)
 	for (tc = 0; tc < IEEE_8021QAZ_MAX_TCS; tc++) {
 		if (!bw[tc])
 			continue;
-		bw[tc] = max_t(unsigned int, bw[tc] * 100 / sum, 1);
+		bw[tc] = max(bw[tc] * 100 / sum, 1);
 		acc += bw[tc];
 		if (bw[tc] > bw[big])
 			big = tc;
 	}
-	bw[big] += 100 - acc;
+	/* Each share is at least 1 and the largest at least 100 / 8. */
+	bw[big] = bw[big] + 100 - acc;
 }
 
 /*
@@ -1143,6 +1162,8 @@ static const struct dcbnl_rtnl_ops fctl_dcbnl_ops = {
 	.setpgbwgcfgtx	= fctl_setpgbwgcfgtx,
 	.setpgtccfgrx	= fctl_setpgtccfgrx,
 	.setpgbwgcfgrx	= fctl_setpgbwgcfgrx,
+	.getpgtccfgrx	= fctl_getpgtccfgrx,
+	.getpgbwgcfgrx	= fctl_getpgbwgcfgrx,
 	.getpfccfg	= fctl_getpfccfg,
 	.setpfccfg	= fctl_setpfccfg,
 	.getpfcstate	= fctl_getpfcstate,
@@ -1301,6 +1322,8 @@ void fctl_doors_notify(struct fctl_sched *q, const struct fctl_cfg *old)
 
 	if (!p || fctl_from_dev(dev) != q)
 		return;
+	/* CEE's staged settings were taken from the configuration replaced. */
+	p->stage.staged = 0;
 #if IS_ENABLED(CONFIG_DCB)
 	if ((p->doors & FLOWCTL_DOOR_DCB) && p->door_src != FLOWCTL_DOOR_DCB &&
 	    fctl_dcb_differs(old, cfg)) {
@@ -1392,6 +1415,8 @@ int fctl_port_get(struct fctl_sched *q)
 		list_add(&p->list, &fctl_ports);
 	}
 	q->port = p;
+	/* What CEE staged was staged from the configuration q replaces. */
+	p->stage.staged = 0;
 	if (p->users++)
 		return 0;
 	fctl_pause_open(p);

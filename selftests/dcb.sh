@@ -373,6 +373,20 @@ dcb_cee()
 	check_eq "$(cfg '[.mode, .pfc_prios, .rx, .prio_tc, .tc_bw]')" \
 		'["pfc",[3,4],true,[0,0,0,1,0,0,0,0],[50,50,0,0,0,0,0,0]]' "the configuration after setall"
 	check_eq "$(cee_do setall)" 'setall=1' "setall with nothing staged: no change"
+	# DCB_CMD_PGTX_GCFG and PFC_GCFG, lldpad's getters, say the same.
+	check_eq "$(ip netns exec "$A" /usr/bin/python3 "$TOP/selftests/tools/dcbpeer.py" --cee-do a0 gpgtx gpfc |
+		jq -c '.reply | if type == "object" then [.pg[1].up_map, .pg[0].up_map, .bwg_pct] else . end' | tr '\n' ' ')" \
+		'[8,247,[50,50,0,0,0,0,0,0]] [0,0,0,1,1,0,0,0] ' "PGTX_GCFG and PFC_GCFG after setall"
+	# What another door changes in between drops what was staged.
+	check_eq "$(cee_do pfc=11111111)" 'pfc=0' "PFC on every priority staged"
+	fc "$A" set dev a0 ets 0:60,1:40
+	check_eq "$(cee_do setall)" 'setall=1' "setall after a flowctl set: nothing left staged"
+	check_eq "$(cfg '[.pfc_prios, .tc_bw]')" '[[3,4],[60,40,0,0,0,0,0,0]]' "flowctl set kept"
+	# A class whose group has 0 percent is ETS at the least share, not
+	# strict (flowctl's share 0).
+	check_eq "$(cee_do "pgtx=0:247:0:100/2:8:0:100/2:0:0:0/3:0:0:0/4:0:0:0/5:0:0:0/6:0:0:0/7:0:0:0/100,0,0,0,0,0,0,0" setall)" \
+		'pgtx=0 setall=2' "class 1 in a group of 0 percent"
+	check_eq "$(cfg '.tc_bw')" '[99,1,0,0,0,0,0,0]' "class 1 at the least ETS share"
 	# A link strict class is strict; groups that do not sum to 100 are
 	# scaled; PFC state off is PFC off.
 	check_eq "$(cee_do "pgtx=0:247:0:100/1:8:2:100/2:0:0:0/3:0:0:0/4:0:0:0/5:0:0:0/6:0:0:0/7:0:0:0/30,30,0,0,0,0,0,0" \

@@ -19,7 +19,7 @@ DCBX mode: {"pg": [{"tc": N, "pgid": N, "up_map": N, "strict": N,
 With --cee-do, the CEE requests lldpad's lldp_dcbx_nl.c sends, built as it
 builds them, one per CMD, each answered on a line of JSON ({"cmd": CMD,
 "reply": N or {...}} or {"cmd": CMD, "error": "..."}):
-    gstate, sstate=N, gdcbx, sdcbx=N, gcap, gnumtcs,
+    gstate, sstate=N, gdcbx, sdcbx=N, gcap, gnumtcs, gpgtx, gpfc,
     pfc=BBBBBBBB (priority 0's setting first), pfcstate=N,
     pgtx=TC/TC/.../BWG and pgrx=... where TC is PGID:UPMAP:STRICT:PCT for
     classes 0..7 and BWG the eight groups' percents, comma-separated,
@@ -42,6 +42,8 @@ DCB_ATTR_CEE_TX_PG = 4
 DCB_ATTR_CEE_PFC = 6
 DCB_PG_ATTR_TC_0 = 1
 DCB_PG_ATTR_BW_ID_0 = 11
+DCB_PG_ATTR_TC_ALL = 10
+DCB_PG_ATTR_BW_ID_ALL = 20
 TC_PARAMS = {1: "pgid", 2: "up_map", 3: "strict", 4: "bw_pct"}
 RTM_SETDCB = 79
 NLA_F_NESTED = 0  # lldpad marks no nest (dcbnl parses them as deprecated)
@@ -67,6 +69,8 @@ CEE_CMDS = {
     "gnumtcs": (12, RTM_GETDCB, DCB_ATTR_NUMTCS),
     "pfcstate": (15, RTM_SETDCB, DCB_ATTR_PFC_STATE),
     "gdcbx": (22, RTM_GETDCB, DCB_ATTR_DCBX),
+    "gpgtx": (3, RTM_GETDCB, DCB_ATTR_PG_CFG),
+    "gpfc": (7, RTM_GETDCB, DCB_ATTR_PFC_CFG),
     "sdcbx": (23, RTM_SETDCB, DCB_ATTR_DCBX),
 }
 DCB_ATTR_IFNAME = 1
@@ -166,6 +170,12 @@ def cee_payload(name, arg):
         return attr(DCB_ATTR_CAP | NLA_F_NESTED, attr(1, b""))
     if name == "gnumtcs":
         return attr(DCB_ATTR_NUMTCS | NLA_F_NESTED, attr(1, b""))
+    if name == "gpgtx":  # every class (TC_ALL: PARAM_ALL), every group
+        return attr(DCB_ATTR_PG_CFG | NLA_F_NESTED,
+                    attr(DCB_PG_ATTR_TC_ALL | NLA_F_NESTED, attr(5, b"")) +
+                    attr(DCB_PG_ATTR_BW_ID_ALL, b""))
+    if name == "gpfc":  # every priority (PFC_UP_ATTR_ALL)
+        return attr(DCB_ATTR_PFC_CFG | NLA_F_NESTED, attr(9, b""))
     return b""
 
 
@@ -187,6 +197,10 @@ def cee_do(dev, cmds):
                 reply = {CAPS[a]: v[0] for a, v in attrs(p) if a in CAPS}
             elif name == "gnumtcs":
                 reply = {NUMTCS[a]: v[0] for a, v in attrs(p) if a in NUMTCS}
+            elif name == "gpgtx":
+                reply = pg_groups(p)
+            elif name == "gpfc":
+                reply = [v[0] for a, v in sorted(attrs(p)) if 1 <= a <= 8]
             else:
                 reply = p[0]
         print(json.dumps({"cmd": c, "reply": reply}))
@@ -210,6 +224,20 @@ def peer(dev):
     return out
 
 
+def pg_groups(p):
+    """A DCB PG nest: each class's parameters, each group's percent."""
+    out = {"pg": [], "bwg_pct": [None] * 8}
+    for gt, gp in attrs(p):
+        if DCB_PG_ATTR_TC_0 <= gt < DCB_PG_ATTR_TC_0 + 8:
+            tc = {"tc": gt - DCB_PG_ATTR_TC_0}
+            tc.update((TC_PARAMS[a], v[0]) for a, v in attrs(gp)
+                      if a in TC_PARAMS)
+            out["pg"].append(tc)
+        elif DCB_PG_ATTR_BW_ID_0 <= gt < DCB_PG_ATTR_BW_ID_0 + 8:
+            out["bwg_pct"][gt - DCB_PG_ATTR_BW_ID_0] = gp[0]
+    return out
+
+
 def cee(dev):
     out = {"pg": None, "bwg_pct": None, "pfc": None, "dcbx": None}
     for t, p in request(dev, DCB_CMD_CEE_GET):
@@ -219,15 +247,8 @@ def cee(dev):
             continue
         for it, ip in attrs(p):
             if it == DCB_ATTR_CEE_TX_PG:
-                out["pg"], out["bwg_pct"] = [], [None] * 8
-                for gt, gp in attrs(ip):
-                    if DCB_PG_ATTR_TC_0 <= gt < DCB_PG_ATTR_TC_0 + 8:
-                        tc = {"tc": gt - DCB_PG_ATTR_TC_0}
-                        tc.update((TC_PARAMS[a], v[0]) for a, v in attrs(gp)
-                                  if a in TC_PARAMS)
-                        out["pg"].append(tc)
-                    elif DCB_PG_ATTR_BW_ID_0 <= gt < DCB_PG_ATTR_BW_ID_0 + 8:
-                        out["bwg_pct"][gt - DCB_PG_ATTR_BW_ID_0] = gp[0]
+                g = pg_groups(ip)
+                out["pg"], out["bwg_pct"] = g["pg"], g["bwg_pct"]
             elif it == DCB_ATTR_CEE_PFC:
                 out["pfc"] = [None] * 8
                 for pt, pp in attrs(ip):
