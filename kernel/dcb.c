@@ -149,7 +149,7 @@ static int fctl_peer_tcs_ok(const struct nlattr *nbw, const struct nlattr *ntsa,
 int fctl_peer_set(struct fctl_sched *q, struct nlattr **tb,
 		  struct netlink_ext_ack *extack)
 {
-	struct net_device *dev = qdisc_dev(q->sch);
+	struct net_device *dev = q->dev;
 	struct fctl_port *p = q->port;
 	struct fctl_peer *n;
 	const struct dcb_app *app;
@@ -341,7 +341,7 @@ static int fctl_door_commit(struct fctl_sched *q, struct sk_buff *attrs,
 	err = fctl_door_set(q, attrs, &extack);
 	q->port->door_src = 0;
 	if (err && extack._msg)
-		netdev_info(qdisc_dev(q->sch), "flowctl: %s: %s\n",
+		netdev_info(q->dev, "flowctl: %s: %s\n",
 			    door == FLOWCTL_DOOR_DCB ? "dcb" : "ethtool",
 			    extack._msg);
 	kfree_skb(attrs);
@@ -1208,7 +1208,7 @@ static void fctl_dcb_close(struct fctl_port *p)
 int fctl_app_sync(struct fctl_sched *q, const struct fctl_cfg *old,
 		  const struct fctl_cfg *ncfg, bool adding)
 {
-	struct net_device *dev = qdisc_dev(q->sch);
+	struct net_device *dev = q->dev;
 	struct dcb_app app = { .selector = IEEE_8021QAZ_APP_SEL_DSCP };
 	int d, prio, err = 0;
 	u8 bits;
@@ -1317,7 +1317,7 @@ static bool fctl_pause_differs(const struct fctl_cfg *a,
 void fctl_doors_notify(struct fctl_sched *q, const struct fctl_cfg *old)
 {
 	const struct fctl_cfg *cfg = rtnl_dereference(q->cfg);
-	struct net_device *dev = qdisc_dev(q->sch);
+	struct net_device *dev = q->dev;
 	struct fctl_port *p = q->port;
 
 	if (!p || fctl_from_dev(dev) != q)
@@ -1402,7 +1402,7 @@ static struct fctl_port *fctl_port_find(struct net_device *dev)
  */
 int fctl_port_get(struct fctl_sched *q)
 {
-	struct net_device *dev = qdisc_dev(q->sch);
+	struct net_device *dev = q->dev;
 	struct fctl_port *p;
 
 	ASSERT_RTNL();

@@ -2,10 +2,12 @@
 /*
  * flowctl: IEEE 802.3x PAUSE and 802.1Q PFC in software.
  *
- * One struct fctl_sched per attached qdisc. The qdisc lock guards the bands;
- * rx_lock guards the receive-side pause state and counters, which the
- * ingress hook updates from any CPU; the configuration is an RCU-published
- * immutable struct replaced as a whole under RTNL.
+ * One struct fctl_sched per device, shared by the flowctl qdiscs of its TX
+ * queues (struct fctl_queue: the root qdisc, or mq's children). Each
+ * queue's qdisc lock guards its bands; rx_lock guards the receive-side
+ * pause state and counters, which the ingress hook updates from any CPU;
+ * the configuration is an RCU-published immutable struct replaced as a
+ * whole under RTNL.
  */
 #ifndef _FLOWCTL_H
 #define _FLOWCTL_H
@@ -207,23 +209,16 @@ struct fctl_rx_stats {
 	u64 rx_unsupported;
 };
 
-struct fctl_sched {
-	/* read mostly */
-	struct fctl_cfg __rcu *cfg;
+/*
+ * What one TX queue holds: the qdisc's private data. The root form is one
+ * queue; under mq or mqprio each TX queue's child is one, and the queues
+ * of a device share its struct fctl_sched. The qdisc lock guards it all.
+ */
+struct fctl_queue {
+	struct fctl_sched *q;
 	struct Qdisc *sch;
-	u32 speed_mbps;		/* in use, 0 = none */
-	u64 rate;		/* shaper, bit/s, 0 = off */
-	u8 speed_src;		/* enum flowctl_speed_source */
+	struct list_head node;	/* q->queues: RTNL writes, RCU readers */
 	bool orphan;		/* IFF_NO_QUEUE device: orphan at dequeue */
-
-	u32 thr_xoff[FCTL_PRIOS + 1];	/* effective; [FCTL_PRIOS]: port */
-	u32 thr_xon[FCTL_PRIOS + 1];
-	u32 headroom;		/* the formula's, at the speed in use */
-	/* bytes the partner may still send after our XOFF: limit - xoff */
-	u32 allowance[FCTL_PRIOS + 1];
-	struct fctl_charge *charge;
-
-	/* read/write, qdisc lock */
 	struct fctl_band band[FCTL_PRIOS];
 	u8 order[FCTL_PRIOS];	/* bands as dequeue serves them, from prio_tc */
 	u8 rank[FCTL_PRIOS];	/* each priority's place in order[] */
@@ -237,6 +232,26 @@ struct fctl_sched {
 	struct qdisc_watchdog watchdog;
 	u64 t_next;		/* shaper: earliest next data transmission */
 	bool shaper_idle;	/* shaper: nothing was sendable since t_next */
+};
+
+/* A device's flowctl: what belongs to the port, once for all its queues. */
+struct fctl_sched {
+	/* read mostly */
+	struct fctl_cfg __rcu *cfg;
+	struct net_device *dev;
+	u32 parent;		/* TC_H_ROOT, or the mq's handle */
+	u32 speed_mbps;		/* in use, 0 = none */
+	u64 rate;		/* shaper, bit/s, 0 = off; the root form only */
+	u8 speed_src;		/* enum flowctl_speed_source */
+
+	u32 thr_xoff[FCTL_PRIOS + 1];	/* effective; [FCTL_PRIOS]: port */
+	u32 thr_xon[FCTL_PRIOS + 1];
+	u32 headroom;		/* the formula's, at the speed in use */
+	/* bytes the partner may still send after our XOFF: limit - xoff */
+	u32 allowance[FCTL_PRIOS + 1];
+	struct fctl_charge *charge;
+	struct list_head queues;	/* struct fctl_queue */
+	unsigned int nqueues;		/* RTNL */
 
 	/* read/write, tx timer */
 	struct hrtimer tx_timer;
@@ -281,6 +296,8 @@ struct fctl_sched {
 	atomic64_t wd_rx_drop[FCTL_PRIOS];
 
 	/* seldom used */
+	struct list_head list;		/* fctl_scheds, RTNL */
+	struct rcu_head rcu;
 	struct fctl_port *port;		/* the device's (dcb.c), RTNL */
 	struct nf_hook_ops hook;
 	bool hook_registered;
@@ -376,6 +393,8 @@ void fctl_snapshot(struct fctl_sched *q, struct fctl_snapshot *s);
 void fctl_brief(struct fctl_sched *q, struct fctl_brief *b);
 void fctl_reset_counters(struct fctl_sched *q);
 void fctl_schedule(struct fctl_sched *q);
+u32 fctl_prio_qlen(struct fctl_sched *q, int prio);
+u64 fctl_prio_empties(struct fctl_sched *q, int prio);
 
 /* rx.c */
 void fctl_rx_init(struct fctl_sched *q);

@@ -243,7 +243,7 @@ static int fctl_put_snapshot_state(struct sk_buff *msg,
 static int fctl_nl_fill_brief(struct sk_buff *msg, struct fctl_sched *q,
 			      u32 portid, u32 seq, int flags)
 {
-	struct net_device *dev = qdisc_dev(q->sch);
+	struct net_device *dev = q->dev;
 	struct fctl_brief b;
 	void *hdr;
 
@@ -272,7 +272,7 @@ static int fctl_nl_fill_brief(struct sk_buff *msg, struct fctl_sched *q,
 static int fctl_nl_fill(struct sk_buff *msg, struct fctl_sched *q,
 			struct fctl_snapshot *s, u32 portid, u32 seq, int flags)
 {
-	struct net_device *dev = qdisc_dev(q->sch);
+	struct net_device *dev = q->dev;
 	const struct fctl_cfg *c = &s->cfg;
 	void *hdr;
 	int prio;
@@ -503,7 +503,7 @@ static int fctl_nl_check_xoff(struct fctl_sched *q, const struct fctl_cfg *c,
 	      tb[FLOWCTL_A_DEV_RATE]))
 		return 0;
 	if (!speed) {
-		if (!netif_carrier_ok(qdisc_dev(q->sch)))
+		if (!netif_carrier_ok(q->dev))
 			return 0;
 		NL_SET_ERR_MSG_ATTR(extack, tb[FLOWCTL_A_DEV_TX],
 				    "tx on needs a speed to time its XOFF and the device reports none: set speed or rate");
@@ -555,6 +555,12 @@ static int fctl_parse_cfg(struct fctl_sched *q, struct fctl_cfg *c,
 			NL_SET_ERR_MSG_ATTR(extack, tb[FLOWCTL_A_DEV_RATE],
 					    "rate below 64 kbit/s");
 			return -ERANGE;
+		}
+		/* One wire's clock: the queues of an mq would each keep one. */
+		if (c->rate && q->parent != TC_H_ROOT) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[FLOWCTL_A_DEV_RATE],
+					    "rate shapes the root form only: under mq each queue would send at the rate");
+			return -EOPNOTSUPP;
 		}
 	}
 	if (tb[FLOWCTL_A_DEV_LIMIT])
@@ -634,7 +640,7 @@ static int fctl_parse_cfg(struct fctl_sched *q, struct fctl_cfg *c,
 	err = fctl_nl_check_xoff(q, c, tb, speed, extack);
 	if (err)
 		return err;
-	head = fctl_headroom(speed, fctl_max_wire_pkt(qdisc_dev(q->sch)),
+	head = fctl_headroom(speed, fctl_max_wire_pkt(q->dev),
 			     c->pfc_delay);
 
 	nla_for_each_attr(a, attrs, len, rem) {
@@ -890,7 +896,7 @@ static size_t fctl_event_size(unsigned int entries)
 static struct sk_buff *fctl_event_new(struct fctl_sched *q, u8 type,
 				      unsigned int entries, gfp_t gfp, void **hdr)
 {
-	struct net_device *dev = qdisc_dev(q->sch);
+	struct net_device *dev = q->dev;
 	struct sk_buff *msg;
 
 	/* Sized to fit: a listener's buffer holds more of them. */
@@ -914,7 +920,7 @@ static void fctl_event_send(struct fctl_sched *q, struct sk_buff *msg, void *hdr
 			    gfp_t gfp)
 {
 	genlmsg_end(msg, hdr);
-	genlmsg_multicast_netns(&fctl_genl_family, dev_net(qdisc_dev(q->sch)),
+	genlmsg_multicast_netns(&fctl_genl_family, dev_net(q->dev),
 				msg, 0, FCTL_MCGRP_EVENTS_IDX, gfp);
 }
 
@@ -978,7 +984,7 @@ static int fctl_event_put_entry(struct sk_buff *msg, const struct fctl_event *e)
  */
 void fctl_notify_events(struct fctl_sched *q, const struct fctl_events *evs)
 {
-	struct net *net = dev_net(qdisc_dev(q->sch));
+	struct net *net = dev_net(q->dev);
 	struct sk_buff *msg;
 	u64 pending = 0;
 	unsigned int i;
@@ -1016,7 +1022,7 @@ lost:
 
 void fctl_notify_config(struct fctl_sched *q)
 {
-	struct net *net = dev_net(qdisc_dev(q->sch));
+	struct net *net = dev_net(q->dev);
 	struct sk_buff *msg;
 	void *hdr;
 

@@ -83,7 +83,8 @@ u8 fctl_classify(const struct fctl_cfg *cfg, struct sk_buff *skb)
 static int fctl_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 			struct sk_buff **to_free)
 {
-	struct fctl_sched *q = qdisc_priv(sch);
+	struct fctl_queue *qq = qdisc_priv(sch);
+	struct fctl_sched *q = qq->q;
 	unsigned int len = qdisc_pkt_len(skb);
 	const struct fctl_cfg *cfg;
 	struct fctl_band *b;
@@ -97,7 +98,7 @@ static int fctl_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	/* The transmit path holds rcu_read_lock_bh(). */
 	cfg = rcu_dereference_bh(q->cfg);
 	prio = fctl_classify(cfg, skb);
-	b = &q->band[prio];
+	b = &qq->band[prio];
 	if (unlikely(b->backlog + len > cfg->limit)) {
 		fctl_heard_dropped(skb, sch, prio, cfg->trust);
 		fctl_stat_inc(&b->syncp, &b->drops);
@@ -111,9 +112,9 @@ static int fctl_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 		return qdisc_drop(skb, sch, to_free);
 	}
 	fctl_charge_skb(skb, sch, prio, cfg->trust);
-	q->shaper_idle |= !sch->q.qlen;
+	qq->shaper_idle |= !sch->q.qlen;
 	__qdisc_enqueue_tail(skb, &b->q);
-	q->busy |= BIT(q->rank[prio]);
+	qq->busy |= BIT(qq->rank[prio]);
 	b->backlog += len;
 	qdisc_qstats_backlog_inc(sch, skb);
 	sch->q.qlen++;
@@ -125,21 +126,21 @@ static int fctl_enqueue(struct sk_buff *skb, struct Qdisc *sch,
  * classes, or one ETS class) that holds packets and whose gate is open, or
  * NULL; *next is lowered to the earliest time a gate it passed over opens.
  */
-static struct fctl_band *fctl_pick(struct fctl_sched *q, unsigned long mask,
+static struct fctl_band *fctl_pick(struct fctl_queue *qq, unsigned long mask,
 				   u64 *now, u64 *next)
 {
 	unsigned long m;
 	int prio;
 
-	for (m = q->busy & mask; m; m &= m - 1) {
+	for (m = qq->busy & mask; m; m &= m - 1) {
 		u64 until;
 
-		prio = q->order[__ffs(m)];
+		prio = qq->order[__ffs(m)];
 		/* Pairs with WRITE_ONCE() in rx.c: a stale read only delays
 		 * us to the __netif_schedule() that follows the write. The
 		 * clock is read only for a band that has a gate.
 		 */
-		until = READ_ONCE(q->prx[prio].until);
+		until = READ_ONCE(qq->q->prx[prio].until);
 		if (until) {
 			if (!*now)
 				*now = ktime_get_ns();
@@ -148,7 +149,7 @@ static struct fctl_band *fctl_pick(struct fctl_sched *q, unsigned long mask,
 				continue;
 			}
 		}
-		return &q->band[prio];
+		return &qq->band[prio];
 	}
 	return NULL;
 }
@@ -165,7 +166,7 @@ static struct fctl_band *fctl_pick(struct fctl_sched *q, unsigned long mask,
  * as DRR would grant them one empty round at a time: at most two rounds of
  * eight turns per packet.
  */
-static struct fctl_band *fctl_ets_pick(struct fctl_sched *q, u64 *now, u64 *next)
+static struct fctl_band *fctl_ets_pick(struct fctl_queue *qq, u64 *now, u64 *next)
 {
 	struct fctl_band *cand[FCTL_PRIOS];
 	u32 len[FCTL_PRIOS], rounds, r;
@@ -173,41 +174,41 @@ static struct fctl_band *fctl_ets_pick(struct fctl_sched *q, u64 *now, u64 *next
 	int tc, step, pass;
 
 	for (tc = 0; tc < FCTL_PRIOS; tc++) {
-		cand[tc] = q->ets_mask & BIT(tc) ?
-			   fctl_pick(q, q->tc_ranks[tc], now, next) : NULL;
+		cand[tc] = qq->ets_mask & BIT(tc) ?
+			   fctl_pick(qq, qq->tc_ranks[tc], now, next) : NULL;
 		if (cand[tc]) {
 			/* Shares are of the wire (802.1Qaz), as the shaper's. */
 			len[tc] = fctl_wire_len(cand[tc]->q.head);
 			any = true;
 		} else {
-			q->deficit[tc] = 0;
+			qq->deficit[tc] = 0;
 		}
 	}
 	if (!any)
 		return NULL;
 	for (pass = 0; pass < 2; pass++) {
 		for (step = 0; step < FCTL_PRIOS; step++) {
-			tc = q->ets_tc;
+			tc = qq->ets_tc;
 			if (cand[tc]) {
-				if (len[tc] <= q->deficit[tc]) {
-					q->deficit[tc] -= len[tc];
+				if (len[tc] <= qq->deficit[tc]) {
+					qq->deficit[tc] -= len[tc];
 					return cand[tc];
 				}
-				q->deficit[tc] += q->quantum[tc];
+				qq->deficit[tc] += qq->quantum[tc];
 			}
-			q->ets_tc = (tc + 1) % FCTL_PRIOS;
+			qq->ets_tc = (tc + 1) % FCTL_PRIOS;
 		}
 		rounds = U32_MAX;
 		for (tc = 0; tc < FCTL_PRIOS; tc++) {
 			if (!cand[tc])
 				continue;
-			r = len[tc] > q->deficit[tc] ?
-			    DIV_ROUND_UP(len[tc] - q->deficit[tc], q->quantum[tc]) : 0;
+			r = len[tc] > qq->deficit[tc] ?
+			    DIV_ROUND_UP(len[tc] - qq->deficit[tc], qq->quantum[tc]) : 0;
 			rounds = min(rounds, r);
 		}
 		for (tc = 0; tc < FCTL_PRIOS; tc++)
 			if (cand[tc])
-				q->deficit[tc] += rounds * q->quantum[tc];
+				qq->deficit[tc] += rounds * qq->quantum[tc];
 	}
 	/* Not reached: the second round finds a class its deficit covers. */
 	for (tc = 0; tc < FCTL_PRIOS; tc++)
@@ -218,7 +219,7 @@ static struct fctl_band *fctl_ets_pick(struct fctl_sched *q, u64 *now, u64 *next
 
 static struct sk_buff *fctl_dequeue(struct Qdisc *sch)
 {
-	struct fctl_sched *q = qdisc_priv(sch);
+	struct fctl_queue *qq = qdisc_priv(sch);
 	u64 next = U64_MAX, now = 0, rate;
 	struct sk_buff *skb;
 	struct fctl_band *b;
@@ -233,11 +234,11 @@ static struct sk_buff *fctl_dequeue(struct Qdisc *sch)
 	 * the average rate. A wire that was idle (empty, or every queued band
 	 * paused) earns nothing: its clock restarts at the next transmission.
 	 */
-	rate = READ_ONCE(q->rate);
+	rate = READ_ONCE(qq->q->rate);
 	if (rate) {
 		now = ktime_get_ns();
-		if (now < q->t_next) {
-			qdisc_watchdog_schedule_ns(&q->watchdog, q->t_next);
+		if (now < qq->t_next) {
+			qdisc_watchdog_schedule_ns(&qq->watchdog, qq->t_next);
 			return NULL;
 		}
 	}
@@ -245,42 +246,42 @@ static struct sk_buff *fctl_dequeue(struct Qdisc *sch)
 	/* Strict classes first, highest class first; then the ETS classes
 	 * (802.1Qaz) by deficit round robin.
 	 */
-	b = fctl_pick(q, q->strict_ranks, &now, &next);
-	if (!b && (q->busy & ~q->strict_ranks))
-		b = fctl_ets_pick(q, &now, &next);
+	b = fctl_pick(qq, qq->strict_ranks, &now, &next);
+	if (!b && (qq->busy & ~qq->strict_ranks))
+		b = fctl_ets_pick(qq, &now, &next);
 	if (b) {
 		skb = __qdisc_dequeue_head(&b->q);
 		if (!b->q.qlen) {
-			q->busy &= ~BIT(q->rank[b - q->band]);
+			qq->busy &= ~BIT(qq->rank[b - qq->band]);
 			b->empties++;
 		}
 		b->backlog -= qdisc_pkt_len(skb);
 		u64_stats_update_begin(&b->syncp);
-		if (unlikely(READ_ONCE(q->wd_forward) & BIT(b - q->band)))
+		if (unlikely(READ_ONCE(qq->q->wd_forward) & BIT(b - qq->band)))
 			u64_stats_inc(&b->wd_tx_forward);
 		u64_stats_inc(&b->tx_packets);
 		u64_stats_add(&b->tx_bytes, qdisc_pkt_len(skb));
 		u64_stats_update_end(&b->syncp);
 		fctl_uncharge_skb(skb);
 		if (rate) {
-			q->t_next = max(q->t_next, q->shaper_idle ? now :
+			qq->t_next = max(qq->t_next, qq->shaper_idle ? now :
 					now - FCTL_SHAPER_CATCHUP_NS) +
 				    div64_u64((u64)fctl_wire_len(skb) * 8 *
 					      NSEC_PER_SEC, rate);
-			q->shaper_idle = false;
+			qq->shaper_idle = false;
 		}
 		goto found;
 	}
-	q->shaper_idle = true;
+	qq->shaper_idle = true;
 	if (next != U64_MAX)
-		qdisc_watchdog_schedule_ns(&q->watchdog, next);
+		qdisc_watchdog_schedule_ns(&qq->watchdog, next);
 	return NULL;
 
 found:
 	qdisc_qstats_backlog_dec(sch, skb);
 	sch->q.qlen--;
 	qdisc_bstats_update(sch, skb);
-	if (q->orphan && skb->sk) {
+	if (qq->orphan && skb->sk) {
 		if (skb_shinfo(skb)->tx_flags & SKBTX_SW_TSTAMP)
 			skb_tstamp_tx(skb, NULL);
 		skb_orphan(skb);
@@ -302,45 +303,91 @@ static void fctl_purge_queue(struct qdisc_skb_head *qh)
 
 static void fctl_purge(struct Qdisc *sch)
 {
-	struct fctl_sched *q = qdisc_priv(sch);
+	struct fctl_queue *qq = qdisc_priv(sch);
 	int prio;
 
 	for (prio = 0; prio < FCTL_PRIOS; prio++) {
-		fctl_purge_queue(&q->band[prio].q);
-		q->band[prio].backlog = 0;
+		fctl_purge_queue(&qq->band[prio].q);
+		qq->band[prio].backlog = 0;
 	}
-	q->busy = 0;
+	qq->busy = 0;
 }
 
 static void fctl_reset(struct Qdisc *sch)
 {
-	struct fctl_sched *q = qdisc_priv(sch);
+	struct fctl_queue *qq = qdisc_priv(sch);
 
 	fctl_purge(sch);
 	/* qdisc_reset(), our only caller, zeroes qlen and backlog. */
-	qdisc_watchdog_cancel(&q->watchdog);
+	qdisc_watchdog_cancel(&qq->watchdog);
 }
 
+/*
+ * Each queue that holds packets looks again. Only a queue's qdisc that is
+ * grafted and active: one that qdisc_create() destroys after a later step
+ * failed was never grafted, and one on a softnet queue must not be freed.
+ */
 void fctl_schedule(struct fctl_sched *q)
 {
-	struct Qdisc *sch = q->sch;
+	struct fctl_queue *qq;
 
-	/* Only the device's qdisc, and not while it is deactivated: a qdisc
-	 * that qdisc_create() destroys after a later step failed was never
-	 * grafted, and one on a softnet queue must not be freed.
-	 */
-	if (rcu_access_pointer(qdisc_dev(sch)->qdisc) == sch &&
-	    !test_bit(__QDISC_STATE_DEACTIVATED, &sch->state))
-		__netif_schedule(sch);
+	rcu_read_lock();
+	list_for_each_entry_rcu(qq, &q->queues, node) {
+		struct Qdisc *sch = qq->sch;
+
+		if (rcu_access_pointer(sch->dev_queue->qdisc) == sch &&
+		    !test_bit(__QDISC_STATE_DEACTIVATED, &sch->state) &&
+		    READ_ONCE(sch->q.qlen))
+			__netif_schedule(sch);
+	}
+	rcu_read_unlock();
 }
 
+/* The packets the device's queues hold at prio. */
+u32 fctl_prio_qlen(struct fctl_sched *q, int prio)
+{
+	struct fctl_queue *qq;
+	u32 n = 0;
+
+	rcu_read_lock();
+	list_for_each_entry_rcu(qq, &q->queues, node)
+		n += READ_ONCE(qq->band[prio].q.qlen);
+	rcu_read_unlock();
+	return n;
+}
+
+/* How often a queue's band at prio was emptied by dequeue (the watchdog). */
+u64 fctl_prio_empties(struct fctl_sched *q, int prio)
+{
+	struct fctl_queue *qq;
+	u64 n = 0;
+
+	rcu_read_lock();
+	list_for_each_entry_rcu(qq, &q->queues, node)
+		n += READ_ONCE(qq->band[prio].empties);
+	rcu_read_unlock();
+	return n;
+}
+
+/*
+ * The device's flowctl: its root qdisc's, or under mq or mqprio the one
+ * its TX queues' flowctl children share. Under RTNL.
+ */
 struct fctl_sched *fctl_from_dev(struct net_device *dev)
 {
 	struct Qdisc *sch = rtnl_dereference(dev->qdisc);
+	unsigned int i;
 
-	if (!sch || sch->ops != &fctl_qdisc_ops)
+	if (sch && sch->ops == &fctl_qdisc_ops)
+		return ((struct fctl_queue *)qdisc_priv(sch))->q;
+	if (!sch || !(sch->flags & TCQ_F_MQROOT))
 		return NULL;
-	return qdisc_priv(sch);
+	for (i = 0; i < dev->num_tx_queues; i++) {
+		sch = rtnl_dereference(netdev_get_tx_queue(dev, i)->qdisc_sleeping);
+		if (sch && sch->ops == &fctl_qdisc_ops)
+			return ((struct fctl_queue *)qdisc_priv(sch))->q;
+	}
+	return NULL;
 }
 
 /*
@@ -396,7 +443,7 @@ void fctl_net_exit(void)
 /* The port is listed; a replace that grafts a new flowctl lists the new. */
 static int fctl_net_add(struct fctl_sched *q)
 {
-	struct net_device *dev = qdisc_dev(q->sch);
+	struct net_device *dev = q->dev;
 
 	return xa_err(xa_store(fctl_net_ports(dev_net(dev)), dev->ifindex, q,
 			       GFP_KERNEL));
@@ -409,7 +456,7 @@ static int fctl_net_add(struct fctl_sched *q)
  */
 static void fctl_net_del(struct fctl_sched *q)
 {
-	struct net_device *dev = qdisc_dev(q->sch);
+	struct net_device *dev = q->dev;
 	struct fctl_sched *root = fctl_from_dev(dev);
 
 	xa_cmpxchg(fctl_net_ports(dev_net(dev)), dev->ifindex, q,
@@ -423,7 +470,7 @@ static void fctl_net_del(struct fctl_sched *q)
  */
 u32 fctl_resolve_speed(struct fctl_sched *q, const struct fctl_cfg *cfg, u8 *srcp)
 {
-	struct net_device *dev = qdisc_dev(q->sch);
+	struct net_device *dev = q->dev;
 	struct ethtool_link_ksettings ks;
 	u8 src = FLOWCTL_SPEED_SRC_NONE;
 	u32 speed = 0;
@@ -456,7 +503,8 @@ u32 fctl_resolve_speed(struct fctl_sched *q, const struct fctl_cfg *cfg, u8 *src
 void fctl_update_speed(struct fctl_sched *q)
 {
 	const struct fctl_cfg *cfg = rtnl_dereference(q->cfg);
-	struct net_device *dev = qdisc_dev(q->sch);
+	struct net_device *dev = q->dev;
+	struct fctl_queue *qq;
 	u8 src;
 	u32 speed = fctl_resolve_speed(q, cfg, &src);
 
@@ -477,11 +525,13 @@ void fctl_update_speed(struct fctl_sched *q)
 		/* The wire's clock restarts at the new rate: a t_next that a
 		 * slower rate put far ahead must not hold the queue.
 		 */
-		sch_tree_lock(q->sch);
-		q->t_next = 0;
-		q->shaper_idle = true;
+		list_for_each_entry(qq, &q->queues, node) {
+			spin_lock_bh(qdisc_lock(qq->sch));
+			qq->t_next = 0;
+			qq->shaper_idle = true;
+			spin_unlock_bh(qdisc_lock(qq->sch));
+		}
 		WRITE_ONCE(q->rate, cfg->rate);
-		sch_tree_unlock(q->sch);
 	}
 	fctl_tx_thresholds(q);
 }
@@ -492,31 +542,31 @@ void fctl_update_speed(struct fctl_sched *q)
  * ranks of the strict classes and of each class, which ranks hold packets,
  * and the ETS classes with their quanta.
  */
-static void fctl_order(struct fctl_sched *q, const struct fctl_cfg *cfg)
+static void fctl_order(struct fctl_queue *qq, const struct fctl_cfg *cfg)
 {
 	int tc, prio, n = 0;
 
-	memset(q->tc_ranks, 0, sizeof(q->tc_ranks));
-	q->ets_mask = 0;
+	memset(qq->tc_ranks, 0, sizeof(qq->tc_ranks));
+	qq->ets_mask = 0;
 	for (tc = 0; tc < FCTL_PRIOS; tc++) {
 		if (cfg->tc_bw[tc])
-			q->ets_mask |= BIT(tc);
-		q->quantum[tc] = cfg->tc_bw[tc] * FCTL_ETS_QUANTUM;
-		q->deficit[tc] = 0;
+			qq->ets_mask |= BIT(tc);
+		qq->quantum[tc] = cfg->tc_bw[tc] * FCTL_ETS_QUANTUM;
+		qq->deficit[tc] = 0;
 	}
-	q->busy = 0;
-	q->strict_ranks = 0;
+	qq->busy = 0;
+	qq->strict_ranks = 0;
 	for (tc = FCTL_PRIOS - 1; tc >= 0; tc--) {
 		for (prio = FCTL_PRIOS - 1; prio >= 0; prio--) {
 			if (((cfg->prio_tc >> (4 * prio)) & 0xf) != tc)
 				continue;
-			q->order[n] = prio;
-			q->rank[prio] = n;
-			q->tc_ranks[tc] |= BIT(n);
-			if (!(q->ets_mask & BIT(tc)))
-				q->strict_ranks |= BIT(n);
-			if (q->band[prio].q.qlen)
-				q->busy |= BIT(n);
+			qq->order[n] = prio;
+			qq->rank[prio] = n;
+			qq->tc_ranks[tc] |= BIT(n);
+			if (!(qq->ets_mask & BIT(tc)))
+				qq->strict_ranks |= BIT(n);
+			if (qq->band[prio].q.qlen)
+				qq->busy |= BIT(n);
 			n++;
 		}
 	}
@@ -540,6 +590,7 @@ int fctl_cfg_commit(struct fctl_sched *q, struct fctl_cfg *ncfg,
 {
 	struct fctl_cfg *old = rtnl_dereference(q->cfg);
 	struct fctl_events evs = { .n = 0 };
+	struct fctl_queue *qq;
 	u8 keep = 0;
 	int prio, err;
 	u64 now;
@@ -559,20 +610,25 @@ int fctl_cfg_commit(struct fctl_sched *q, struct fctl_cfg *ncfg,
 		 old->rx && old->mode == FLOWCTL_MODE_PFC)
 		keep = ncfg->pfc_prios & old->pfc_prios;
 
-	/* rx_lock too: no received frame acts under old once this returns
+	/* Under rx_lock: no received frame acts under old once this returns
 	 * (rx.c reads the configuration under it).
 	 */
-	sch_tree_lock(q->sch);
-	spin_lock(&q->rx_lock);
+	spin_lock_bh(&q->rx_lock);
 	now = ktime_get_ns();
 	for (prio = 0; prio < FCTL_PRIOS; prio++)
 		if (!(keep & BIT(prio)))
 			fctl_rx_open(q, prio, now, &evs);
 	fctl_wd_config(q, old, ncfg, now, &evs);
 	rcu_assign_pointer(q->cfg, ncfg);
-	spin_unlock(&q->rx_lock);
-	fctl_order(q, ncfg);
-	sch_tree_unlock(q->sch);
+	spin_unlock_bh(&q->rx_lock);
+	/* Each queue's order follows; fctl_order() takes what a band holds
+	 * under either as it finds it.
+	 */
+	list_for_each_entry(qq, &q->queues, node) {
+		spin_lock_bh(qdisc_lock(qq->sch));
+		fctl_order(qq, ncfg);
+		spin_unlock_bh(qdisc_lock(qq->sch));
+	}
 	/* Gates opened; storms the new configuration ended (watchdog off,
 	 * new action).
 	 */
@@ -610,6 +666,7 @@ static void fctl_band_read(const struct fctl_band *b, struct fctl_band_counts *c
 void fctl_snapshot(struct fctl_sched *q, struct fctl_snapshot *s)
 {
 	struct fctl_band_counts c;
+	struct fctl_queue *qq;
 	int prio;
 
 	memset(s, 0, sizeof(*s));
@@ -618,17 +675,21 @@ void fctl_snapshot(struct fctl_sched *q, struct fctl_snapshot *s)
 	s->speed_src = READ_ONCE(q->speed_src);
 
 	fctl_tx_read(q, &s->txs);
-	for (prio = 0; prio < FCTL_PRIOS; prio++) {
-		struct fctl_band *b = &q->band[prio];
+	list_for_each_entry(qq, &q->queues, node) {
+		for (prio = 0; prio < FCTL_PRIOS; prio++) {
+			struct fctl_band *b = &qq->band[prio];
 
-		fctl_band_read(b, &c);
-		s->prio[prio].tx_packets = c.tx_packets;
-		s->prio[prio].tx_bytes = c.tx_bytes;
-		s->prio[prio].drops = c.drops;
-		s->prio[prio].wd_tx_drop = c.wd_tx_drop;
-		s->prio[prio].wd_tx_forward = c.wd_tx_forward;
-		s->prio[prio].backlog_bytes = READ_ONCE(b->backlog);
-		s->prio[prio].backlog_packets = READ_ONCE(b->q.qlen);
+			fctl_band_read(b, &c);
+			s->prio[prio].tx_packets += c.tx_packets;
+			s->prio[prio].tx_bytes += c.tx_bytes;
+			s->prio[prio].drops += c.drops;
+			s->prio[prio].wd_tx_drop += c.wd_tx_drop;
+			s->prio[prio].wd_tx_forward += c.wd_tx_forward;
+			s->prio[prio].backlog_bytes += READ_ONCE(b->backlog);
+			s->prio[prio].backlog_packets += READ_ONCE(b->q.qlen);
+		}
+	}
+	for (prio = 0; prio < FCTL_PRIOS; prio++) {
 		s->prio[prio].xoff = READ_ONCE(q->thr_xoff[prio]);
 		s->prio[prio].xon = READ_ONCE(q->thr_xon[prio]);
 		s->prio[prio].tx_pfc = s->txs.prio_tx_pfc[prio];
@@ -659,6 +720,7 @@ void fctl_brief(struct fctl_sched *q, struct fctl_brief *b)
 {
 	const struct fctl_cfg *cfg = rtnl_dereference(q->cfg);
 	u16 active = READ_ONCE(q->tx_active);
+	struct fctl_queue *qq;
 	int prio;
 	u64 now;
 
@@ -669,8 +731,12 @@ void fctl_brief(struct fctl_sched *q, struct fctl_brief *b)
 	b->speed_mbps = READ_ONCE(q->speed_mbps);
 	b->xoff_active = (active & FCTL_LINK_BIT) ? 0xff : active & 0xff;
 
-	b->backlog_bytes = READ_ONCE(q->sch->qstats.backlog);
-	b->backlog_packets = READ_ONCE(q->sch->q.qlen);
+	b->backlog_bytes = 0;
+	b->backlog_packets = 0;
+	list_for_each_entry(qq, &q->queues, node) {
+		b->backlog_bytes += READ_ONCE(qq->sch->qstats.backlog);
+		b->backlog_packets += READ_ONCE(qq->sch->q.qlen);
+	}
 
 	b->paused = 0;
 	b->stormed = 0;
@@ -687,22 +753,26 @@ void fctl_brief(struct fctl_sched *q, struct fctl_brief *b)
 
 void fctl_reset_counters(struct fctl_sched *q)
 {
+	struct fctl_queue *qq;
 	int prio;
 
-	sch_tree_lock(q->sch);
-	for (prio = 0; prio < FCTL_PRIOS; prio++) {
-		struct fctl_band *b = &q->band[prio];
+	list_for_each_entry(qq, &q->queues, node) {
+		spin_lock_bh(qdisc_lock(qq->sch));
+		for (prio = 0; prio < FCTL_PRIOS; prio++) {
+			struct fctl_band *b = &qq->band[prio];
 
-		u64_stats_update_begin(&b->syncp);
-		u64_stats_set(&b->tx_packets, 0);
-		u64_stats_set(&b->tx_bytes, 0);
-		u64_stats_set(&b->drops, 0);
-		u64_stats_set(&b->wd_tx_drop, 0);
-		u64_stats_set(&b->wd_tx_forward, 0);
-		u64_stats_update_end(&b->syncp);
-		atomic64_set(&q->partner_ignored[prio], 0);
+			u64_stats_update_begin(&b->syncp);
+			u64_stats_set(&b->tx_packets, 0);
+			u64_stats_set(&b->tx_bytes, 0);
+			u64_stats_set(&b->drops, 0);
+			u64_stats_set(&b->wd_tx_drop, 0);
+			u64_stats_set(&b->wd_tx_forward, 0);
+			u64_stats_update_end(&b->syncp);
+		}
+		spin_unlock_bh(qdisc_lock(qq->sch));
 	}
-	sch_tree_unlock(q->sch);
+	for (prio = 0; prio < FCTL_PRIOS; prio++)
+		atomic64_set(&q->partner_ignored[prio], 0);
 	fctl_tx_reset_counters(q);
 	fctl_rx_reset_counters(q);
 	fctl_wd_reset_counters(q);
@@ -808,34 +878,89 @@ static int fctl_attach_check(const struct net_device *dev, bool tunnel_wire,
 	return -EOPNOTSUPP;
 }
 
-static int fctl_init(struct Qdisc *sch, struct nlattr *opt,
-		     struct netlink_ext_ack *extack)
+static bool fctl_qdisc_hashed(struct net_device *dev, u32 handle)
 {
-	struct fctl_sched *q = qdisc_priv(sch);
-	struct fctl_sched *root;
+	struct Qdisc *p;
+
+	hash_for_each_possible(dev->qdisc_hash, p, hash, handle)
+		if (p->handle == handle)
+			return true;
+	return false;
+}
+
+/*
+ * flowctl is the device's root qdisc, or a TX queue's own under mq or
+ * mqprio (class n is queue n - 1). The port's receive hook, gates and
+ * charge belong to the device, shared by its queues; under a classful
+ * parent that dequeues from it (prio, htb) a gate would hold the parent,
+ * and a kick would run the child alone: refused.
+ */
+static int fctl_parent_check(struct Qdisc *sch, struct netlink_ext_ack *extack)
+{
+	struct net_device *dev = qdisc_dev(sch);
+	struct Qdisc *root = rtnl_dereference(dev->qdisc);
+	u32 major = TC_H_MAJ(sch->parent), minor = TC_H_MIN(sch->parent);
+	bool mq;
+
+	if (sch->parent == TC_H_ROOT)
+		return 0;
+	if (root && !(root->flags & TCQ_F_BUILTIN) && root->handle == major)
+		mq = root->flags & TCQ_F_MQROOT;
+	else
+		/* A parent not listed yet is creating its children in its
+		 * init, as mq and mqprio create theirs (default_qdisc).
+		 */
+		mq = !fctl_qdisc_hashed(dev, major);
+	if (mq && minor >= 1 && minor <= dev->num_tx_queues &&
+	    sch->dev_queue == netdev_get_tx_queue(dev, minor - 1))
+		return 0;
+	NL_SET_ERR_MSG(extack,
+		       "flowctl must be the device's root qdisc or a TX queue's under mq: tc qdisc add dev DEV root flowctl");
+	return -EOPNOTSUPP;
+}
+
+static LIST_HEAD(fctl_scheds);		/* RTNL */
+
+/* The device's flowctl that the children of one mq share. */
+static struct fctl_sched *fctl_sched_find(struct net_device *dev, u32 parent)
+{
+	struct fctl_sched *q;
+
+	list_for_each_entry(q, &fctl_scheds, list)
+		if (q->dev == dev && q->parent == parent)
+			return q;
+	return NULL;
+}
+
+/*
+ * A new device flowctl with qq its first queue. On failure the queue's
+ * destroy (fctl_queue_leave) undoes what was done.
+ */
+static int fctl_sched_create(struct fctl_queue *qq, struct nlattr *opt,
+			     struct netlink_ext_ack *extack)
+{
+	struct net_device *dev = qdisc_dev(qq->sch);
+	struct fctl_sched *q, *root;
 	const struct nlattr *wire;
 	struct fctl_cfg *cfg;
-	int err, prio;
+	int err;
 
-	/* First: on failure qdisc_create() calls fctl_destroy(), which puts. */
+	q = kzalloc(sizeof(*q), GFP_KERNEL);
+	if (!q)
+		return -ENOMEM;
+	/* First: fctl_sched_free() puts. */
 	fctl_keys_get();
-	q->sch = sch;
-	qdisc_watchdog_init(&q->watchdog, sch);
-	for (prio = 0; prio < FCTL_PRIOS; prio++)
-		u64_stats_init(&q->band[prio].syncp);
+	q->dev = dev;
+	q->parent = qq->sch->parent == TC_H_ROOT ? TC_H_ROOT :
+		    TC_H_MAJ(qq->sch->parent);
+	INIT_LIST_HEAD(&q->queues);
+	list_add_rcu(&qq->node, &q->queues);
+	q->nqueues = 1;
+	qq->q = q;
+	list_add(&q->list, &fctl_scheds);
 	fctl_rx_init(q);
 	fctl_tx_init(q);
 
-	/* The port's one receive hook and its PAUSE state belong to the
-	 * device: under prio, htb or mq each instance would register its own
-	 * hook, the first would take every frame, and netlink and the charge
-	 * lookup (dev->qdisc) could not find the others.
-	 */
-	if (sch->parent != TC_H_ROOT) {
-		NL_SET_ERR_MSG(extack,
-			       "flowctl must be the device's root qdisc: tc qdisc add dev DEV root flowctl");
-		return -EOPNOTSUPP;
-	}
 	/* Read before the checks: the one setting that decides an attach. */
 	wire = opt ? nla_find(nla_data(opt), nla_len(opt),
 			      FLOWCTL_A_DEV_TUNNEL_WIRE) : NULL;
@@ -843,11 +968,10 @@ static int fctl_init(struct Qdisc *sch, struct nlattr *opt,
 		NL_SET_ERR_MSG_ATTR(extack, wire, "tunnel-wire: on or off");
 		return -EINVAL;
 	}
-	err = fctl_attach_check(qdisc_dev(sch), wire && nla_get_u8(wire), extack);
+	err = fctl_attach_check(dev, wire && nla_get_u8(wire), extack);
 	if (err)
 		return err;
 
-	q->orphan = !!(qdisc_dev(sch)->priv_flags & IFF_NO_QUEUE);
 	cfg = kzalloc(sizeof(*cfg), GFP_KERNEL);
 	if (!cfg)
 		return -ENOMEM;
@@ -860,7 +984,7 @@ static int fctl_init(struct Qdisc *sch, struct nlattr *opt,
 	cfg->prio_tc = FLOWCTL_PRIO_TC_8021Q;
 	cfg->tunnel_wire = wire && nla_get_u8(wire);
 	/* A flowctl that replaces one takes the device's APP table over. */
-	root = fctl_from_dev(qdisc_dev(sch));
+	root = fctl_from_dev(dev);
 	if (root) {
 		memcpy(cfg->dscp_prios, rtnl_dereference(root->cfg)->dscp_prios,
 		       FCTL_DSCPS);
@@ -876,7 +1000,7 @@ static int fctl_init(struct Qdisc *sch, struct nlattr *opt,
 			return err;
 		}
 	}
-	fctl_order(q, cfg);
+	fctl_order(qq, cfg);
 	RCU_INIT_POINTER(q->cfg, cfg);
 	q->charge = fctl_charge_alloc(q);
 	if (!q->charge)
@@ -884,23 +1008,21 @@ static int fctl_init(struct Qdisc *sch, struct nlattr *opt,
 	fctl_tx_count(q, cfg->tx);
 	fctl_update_speed(q);
 
-	/* On failure qdisc_create() calls fctl_destroy(), which frees cfg. */
 	err = fctl_rx_hook_register(q, extack);
 	if (!err)
 		err = fctl_net_add(q);
 	if (!err)
-		fctl_warn_hw_pause(qdisc_dev(sch), extack);
+		fctl_warn_hw_pause(dev, extack);
 	if (!err)
 		err = fctl_port_get(q);
 	return err;
 }
 
-static void fctl_destroy(struct Qdisc *sch)
+/* The last queue went: the device's flowctl goes. */
+static void fctl_sched_free(struct fctl_sched *q)
 {
-	struct fctl_sched *q = qdisc_priv(sch);
-
 	/* The hook and the expiry timer go first: after this nothing on the
-	 * receive side can reach q or schedule sch.
+	 * receive side can reach q or schedule a queue.
 	 */
 	fctl_port_put(q);
 	fctl_net_del(q);
@@ -908,21 +1030,95 @@ static void fctl_destroy(struct Qdisc *sch)
 	fctl_tx_unpublish(q);
 	fctl_rx_destroy(q);
 	fctl_tx_destroy(q);
-	qdisc_watchdog_cancel(&q->watchdog);
-	fctl_purge(sch);
+	list_del(&q->list);
 	/* An egress port that found q before fctl_tx_unpublish() may still
-	 * read q->cfg under RCU: it stays set, and is freed after a grace
-	 * period, like q.
+	 * read q and q->cfg under RCU: both are freed after a grace period.
 	 */
 	kfree_rcu(rcu_dereference_protected(q->cfg, 1), rcu);
+	kfree_rcu(q, rcu);
 	fctl_keys_put();
+}
+
+/*
+ * Another TX queue of an mq joins the device's flowctl. Its options, if
+ * any, change the device's configuration, as tc qdisc change would.
+ */
+static int fctl_queue_join(struct fctl_queue *qq, struct fctl_sched *q,
+			   struct nlattr *opt, struct netlink_ext_ack *extack)
+{
+	struct fctl_cfg *ncfg;
+	int err;
+
+	qq->q = q;
+	spin_lock_bh(qdisc_lock(qq->sch));
+	fctl_order(qq, rtnl_dereference(q->cfg));
+	spin_unlock_bh(qdisc_lock(qq->sch));
+	list_add_tail_rcu(&qq->node, &q->queues);
+	q->nqueues++;
+	if (!opt)
+		return 0;
+	ncfg = fctl_cfg_dup(q);
+	if (!ncfg)
+		return -ENOMEM;
+	err = fctl_opts_parse(q, ncfg, opt, extack);
+	if (err) {
+		kfree(ncfg);
+		return err;
+	}
+	err = fctl_cfg_commit(q, ncfg, extack);
+	if (!err)
+		fctl_notify_config(q);
+	return err;
+}
+
+static int fctl_init(struct Qdisc *sch, struct nlattr *opt,
+		     struct netlink_ext_ack *extack)
+{
+	struct fctl_queue *qq = qdisc_priv(sch);
+	struct fctl_sched *q;
+	int err, prio;
+
+	qq->sch = sch;
+	qdisc_watchdog_init(&qq->watchdog, sch);
+	for (prio = 0; prio < FCTL_PRIOS; prio++)
+		u64_stats_init(&qq->band[prio].syncp);
+	qq->orphan = !!(qdisc_dev(sch)->priv_flags & IFF_NO_QUEUE);
+
+	err = fctl_parent_check(sch, extack);
+	if (err)
+		return err;
+	q = sch->parent == TC_H_ROOT ? NULL :
+	    fctl_sched_find(qdisc_dev(sch), TC_H_MAJ(sch->parent));
+	if (q)
+		return fctl_queue_join(qq, q, opt, extack);
+	return fctl_sched_create(qq, opt, extack);
+}
+
+/* Also after a failed init (qdisc_create() calls destroy then). */
+static void fctl_destroy(struct Qdisc *sch)
+{
+	struct fctl_queue *qq = qdisc_priv(sch);
+	struct fctl_sched *q = qq->q;
+
+	qdisc_watchdog_cancel(&qq->watchdog);
+	if (!q)
+		return;
+	/* RCU readers (fctl_schedule, the watchdog's purge) may still hold
+	 * qq: the qdisc's memory outlives this by a grace period.
+	 */
+	list_del_rcu(&qq->node);
+	spin_lock_bh(qdisc_lock(sch));
+	fctl_purge(sch);
+	spin_unlock_bh(qdisc_lock(sch));
+	if (!--q->nqueues)
+		fctl_sched_free(q);
 }
 
 /* tc qdisc change, and replace of a flowctl by a flowctl: as "flowctl set". */
 static int fctl_change(struct Qdisc *sch, struct nlattr *opt,
 		       struct netlink_ext_ack *extack)
 {
-	struct fctl_sched *q = qdisc_priv(sch);
+	struct fctl_sched *q = ((struct fctl_queue *)qdisc_priv(sch))->q;
 	struct fctl_cfg *ncfg;
 	int err;
 
@@ -944,7 +1140,7 @@ static int fctl_change(struct Qdisc *sch, struct nlattr *opt,
 
 static int fctl_dump(struct Qdisc *sch, struct sk_buff *skb)
 {
-	struct fctl_sched *q = qdisc_priv(sch);
+	struct fctl_sched *q = ((struct fctl_queue *)qdisc_priv(sch))->q;
 
 	if (fctl_opts_dump(skb, rtnl_dereference(q->cfg),
 			   READ_ONCE(q->speed_mbps)) < 0)
@@ -954,7 +1150,7 @@ static int fctl_dump(struct Qdisc *sch, struct sk_buff *skb)
 
 static int fctl_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 {
-	struct fctl_sched *q = qdisc_priv(sch);
+	struct fctl_sched *q = ((struct fctl_queue *)qdisc_priv(sch))->q;
 	struct tc_flowctl_xstats st = { 0 };
 	struct fctl_snapshot *s;
 	int prio;
@@ -1056,10 +1252,10 @@ static int fctl_dump_class(struct Qdisc *sch, unsigned long cl,
 static int fctl_dump_class_stats(struct Qdisc *sch, unsigned long cl,
 				 struct gnet_dump *d)
 {
-	struct fctl_sched *q = qdisc_priv(sch);
+	struct fctl_queue *qq = qdisc_priv(sch);
 	struct gnet_stats_basic_sync bstats;
 	struct gnet_stats_queue qstats = { 0 };
-	struct fctl_band *b = &q->band[cl - 1];
+	struct fctl_band *b = &qq->band[cl - 1];
 	struct fctl_band_counts c;
 	u32 qlen;
 
@@ -1088,7 +1284,7 @@ static const struct Qdisc_class_ops fctl_class_ops = {
 struct Qdisc_ops fctl_qdisc_ops __read_mostly = {
 	.cl_ops		= &fctl_class_ops,
 	.id		= "flowctl",
-	.priv_size	= sizeof(struct fctl_sched),
+	.priv_size	= sizeof(struct fctl_queue),
 	.enqueue	= fctl_enqueue,
 	.dequeue	= fctl_dequeue,
 	.peek		= qdisc_peek_dequeued,

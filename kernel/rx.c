@@ -362,7 +362,7 @@ void fctl_rx_init(struct fctl_sched *q)
 
 int fctl_rx_hook_register(struct fctl_sched *q, struct netlink_ext_ack *extack)
 {
-	struct net_device *dev = qdisc_dev(q->sch);
+	struct net_device *dev = q->dev;
 	int err;
 
 	q->hook.hook = fctl_ingress;
@@ -400,11 +400,11 @@ int fctl_rx_hook_register(struct fctl_sched *q, struct netlink_ext_ack *extack)
 void fctl_rx_destroy(struct fctl_sched *q)
 {
 	if (q->hook_registered) {
-		nf_unregister_net_hook(dev_net(qdisc_dev(q->sch)), &q->hook);
+		nf_unregister_net_hook(dev_net(q->dev), &q->hook);
 		q->hook_registered = false;
 	}
 	if (q->mc_joined) {
-		dev_mc_del(qdisc_dev(q->sch), mc_pause_da);
+		dev_mc_del(q->dev, mc_pause_da);
 		q->mc_joined = false;
 	}
 	spin_lock_bh(&q->rx_lock);

@@ -30,6 +30,7 @@
  */
 #include <linux/etherdevice.h>
 #include <linux/skbuff.h>
+#include <linux/xarray.h>
 #include <flowctl/maccontrol.h>
 #include "flowctl.h"
 
@@ -104,7 +105,7 @@ u32 fctl_headroom(u32 speed, u32 max_wire, u16 delay_bits)
 void fctl_tx_thresholds(struct fctl_sched *q)
 {
 	const struct fctl_cfg *cfg = rtnl_dereference(q->cfg);
-	u32 max_wire = fctl_max_wire_pkt(qdisc_dev(q->sch));
+	u32 max_wire = fctl_max_wire_pkt(q->dev);
 	u32 head = fctl_headroom(q->speed_mbps, max_wire, cfg->pfc_delay);
 	u32 xoff, xon;
 	int i;
@@ -260,16 +261,14 @@ static struct fctl_sched *fctl_ingress_port(struct sk_buff *skb, struct net *net
 	struct net_device *in;
 	struct fctl_charge *c;
 	struct fctl_sched *a;
-	struct Qdisc *sch;
 
 	if (!skb->skb_iif)
 		return NULL;
-	in = dev_get_by_index_rcu(net, skb->skb_iif);
-	sch = in ? rcu_dereference(in->qdisc) : NULL;
-	if (!sch || sch->ops != &fctl_qdisc_ops ||
-	    !fctl_came_through(skb, in, skb->dev))
+	/* The namespace's ports by ifindex: the root's and mq's alike. */
+	a = xa_load(fctl_net_ports(net), skb->skb_iif);
+	in = a ? dev_get_by_index_rcu(net, skb->skb_iif) : NULL;
+	if (!in || in != a->dev || !fctl_came_through(skb, in, skb->dev))
 		return NULL;
-	a = qdisc_priv(sch);
 	c = READ_ONCE(a->charge);
 	if (!c || !rcu_access_pointer(c->port))
 		return NULL;
@@ -426,7 +425,7 @@ static bool fctl_tx_xmit(struct sk_buff *skb)
 static u16 fctl_tx_frames(struct fctl_sched *q, u16 want, u16 send,
 			  const struct fctl_cfg *cfg)
 {
-	struct net_device *dev = qdisc_dev(q->sch);
+	struct net_device *dev = q->dev;
 	u16 time[MC_NUM_PRIOS] = { 0 };
 	struct sk_buff *skb;
 	u16 sent = 0;
@@ -598,8 +597,8 @@ static u64 fctl_tx_run(struct fctl_sched *q)
 	if (active && refresh && (sent & active))
 		q->tx_refresh_at = now + refresh;
 	/* Refused (a full ring): again soon, while the link can carry it. */
-	if ((send & ~sent) && netif_running(qdisc_dev(q->sch)) &&
-	    netif_carrier_ok(qdisc_dev(q->sch)))
+	if ((send & ~sent) && netif_running(q->dev) &&
+	    netif_carrier_ok(q->dev))
 		at = now + FCTL_TX_RETRY_NS;
 	if (active && refresh && (!at || q->tx_refresh_at < at))
 		at = q->tx_refresh_at;
@@ -716,7 +715,7 @@ void fctl_tx_destroy(struct fctl_sched *q)
 	hrtimer_cancel(&q->tx_timer);
 
 	active = READ_ONCE(q->tx_active);
-	if (active && q->sch && rcu_access_pointer(q->cfg)) {
+	if (active && rcu_access_pointer(q->cfg)) {
 		fctl_tx_frames(q, 0, active, rcu_dereference_protected(q->cfg, 1));
 		WRITE_ONCE(q->tx_active, 0);
 	}

@@ -77,7 +77,7 @@ void fctl_wd_watch(struct fctl_sched *q, const struct fctl_cfg *cfg, int prio,
 		return;
 	w->win_start = now;
 	w->win_paused = fctl_paused_total(q, prio, now);
-	w->win_empties = READ_ONCE(q->band[prio].empties);
+	w->win_empties = fctl_prio_empties(q, prio);
 	fctl_wd_arm(q, cfg);
 }
 
@@ -158,18 +158,17 @@ static void fctl_wd_restore(struct fctl_sched *q, const struct fctl_cfg *cfg,
 	fctl_rx_event(e, FLOWCTL_EVENT_STORM_END, evprio, 0, now - w->stormed_at);
 }
 
-/* Drop what the bands in mask hold, as the drop action asks. */
-static void fctl_wd_purge(struct fctl_sched *q, u8 mask)
+/* Drop what one queue's bands in mask hold, as the drop action asks. */
+static void fctl_wd_purge_queue(struct fctl_queue *qq, u8 mask)
 {
-	struct Qdisc *sch = q->sch;
-	spinlock_t *lock = qdisc_lock(sch);
+	struct Qdisc *sch = qq->sch;
 	int prio;
 
-	spin_lock(lock);
+	spin_lock(qdisc_lock(sch));
 	/* A new configuration may have restored some meanwhile. */
-	mask &= READ_ONCE(q->wd_drop);
+	mask &= READ_ONCE(qq->q->wd_drop);
 	for (prio = 0; prio < FCTL_PRIOS; prio++) {
-		struct fctl_band *b = &q->band[prio];
+		struct fctl_band *b = &qq->band[prio];
 		struct sk_buff *skb;
 		u32 n;
 
@@ -191,9 +190,19 @@ static void fctl_wd_purge(struct fctl_sched *q, u8 mask)
 			kfree_skb(skb);
 		}
 		if (!b->q.qlen)
-			q->busy &= ~BIT(q->rank[prio]);
+			qq->busy &= ~BIT(qq->rank[prio]);
 	}
-	spin_unlock(lock);
+	spin_unlock(qdisc_lock(sch));
+}
+
+static void fctl_wd_purge(struct fctl_sched *q, u8 mask)
+{
+	struct fctl_queue *qq;
+
+	rcu_read_lock();
+	list_for_each_entry_rcu(qq, &q->queues, node)
+		fctl_wd_purge_queue(qq, mask);
+	rcu_read_unlock();
 }
 
 static enum hrtimer_restart fctl_wd_timer(struct hrtimer *timer)
@@ -215,7 +224,6 @@ static enum hrtimer_restart fctl_wd_timer(struct hrtimer *timer)
 	now = ktime_get_ns();
 	for (prio = 0; prio < FCTL_PRIOS && detect; prio++) {
 		struct fctl_prio_wd *w = &q->pwd[prio];
-		struct fctl_band *b = &q->band[prio];
 		u64 paused;
 
 		if (w->state == FLOWCTL_WD_STORMED) {
@@ -226,8 +234,8 @@ static enum hrtimer_restart fctl_wd_timer(struct hrtimer *timer)
 		if (!w->win_start || now < w->win_start + detect)
 			continue;
 		paused = fctl_paused_total(q, prio, now) - w->win_paused;
-		if (READ_ONCE(b->q.qlen) &&
-		    READ_ONCE(b->empties) == w->win_empties &&
+		if (fctl_prio_qlen(q, prio) &&
+		    fctl_prio_empties(q, prio) == w->win_empties &&
 		    paused * 100 >= (now - w->win_start) * FCTL_WD_SHARE) {
 			stormy |= BIT(prio);
 		} else {

@@ -480,6 +480,99 @@ print(raw(f).ljust(60, b"\0").hex())
 PY
 }
 
+# Gaps in streams (rx_pause.sh, mq.sh): namespaces $A and $B, 198.18.0.2
+# on B's b0, $TMP, and INTERVAL_US, the send interval.
+#
+# stream MS "PORT:PRIO ..." SEQ_ARGS...: run one UDP stream per PORT:PRIO
+# from A to B, play the frame sequence from B 100 ms after every stream is
+# seen flowing, keep streaming MS milliseconds after the last frame went
+# out, and leave each stream's largest gap (us) in GAP[PORT], the gap that
+# the first frame opened in GAP_AT[PORT] (below), and the frames' real send
+# offsets (us) in SENT[]. Under TCG a process can start hundreds of
+# milliseconds late, so the streams run until told to stop.
+#
+# GAP_AT is the longest gap of at least 2 ms that was still open 2 ms after
+# the first frame left B and whose first datagram reached B between 25 ms
+# before and 20 ms after it (wall clock: the datagrams' receive timestamps
+# against seq's send time): the last datagram before the gate closed
+# arrived then, give or take a 500 us interval and the reaction, or earlier
+# when a VM stall of the sender ran into the pause (then the gap is longer,
+# and check_gap allows 25 ms more). 0 if there is none: a gap elsewhere in
+# the stream (a VM stall) is not taken for the pause. GAP_AT_START is how
+# far (us) the gap began after the frame (negative: before it).
+FRAME_EARLY_US=25000
+FRAME_LATE_US=20000
+FRAME_OPEN_US=2000
+declare -A GAP GAP_AT GAP_AT_START
+SENT=()
+SENT_WALL=()
+stream()
+{
+	local ms=$1 flows=$2 f port prio pids=() rpids=()
+
+	shift 2
+	GAP=()
+	GAP_AT=()
+	SENT=()
+	SENT_WALL=()
+	for f in $flows; do
+		port=${f%%:*}
+		rm -f "$TMP/r.$port"
+		ip netns exec "$B" "$FCTEST" recv "$port" 1 min-gap-us 2000 >"$TMP/r.$port" &
+		rpids+=($!)
+	done
+	for f in $flows; do
+		port=${f%%:*}
+		while ! grep -q ready "$TMP/r.$port" 2>/dev/null; do sleep 0.05; done
+	done
+	for f in $flows; do
+		port=${f%%:*}
+		prio=${f##*:}
+		ip netns exec "$A" "$FCTEST" send 198.18.0.2 "$port" $INTERVAL_US \
+			100000 prio "$prio" >/dev/null &
+		pids+=($!)
+	done
+	for f in $flows; do
+		port=${f%%:*}
+		while ! grep -q first "$TMP/r.$port" 2>/dev/null; do sleep 0.02; done
+	done
+	if [ $# -gt 0 ]; then
+		local d0=$((100000 + $1))
+
+		shift
+		ip netns exec "$B" "$FCTEST" seq b0 $d0 "$@" >"$TMP/seq"
+		mapfile -t SENT < <(awk '{print $3}' "$TMP/seq")
+		mapfile -t SENT_WALL < <(awk '{print $4}' "$TMP/seq")
+	fi
+	sleep "$(echo "scale=3; $ms / 1000" | bc)"
+	kill "${pids[@]}" 2>/dev/null
+	wait "${pids[@]}" 2>/dev/null
+	wait "${rpids[@]}"
+	for f in $flows; do
+		port=${f%%:*}
+		GAP[$port]=$(awk '/max_gap_us/ {print $4}' "$TMP/r.$port")
+		GAP_AT[$port]=0
+		GAP_AT_START[$port]=0
+		if [ ${#SENT_WALL[@]} -gt 0 ]; then
+			read -r "GAP_AT[$port]" "GAP_AT_START[$port]" < <(awk \
+				-v sent="${SENT_WALL[0]}" -v early=$FRAME_EARLY_US \
+				-v late=$FRAME_LATE_US -v open=$FRAME_OPEN_US '
+				$1 == "gap" && $2 >= sent - early && $2 <= sent + late &&
+				$2 + $3 >= sent + open && $3 > m { m = $3; at = $2 - sent }
+				END { print m + 0, at + 0 }' "$TMP/r.$port")
+		fi
+		log_info "flow $f: $(tail -n 1 "$TMP/r.$port"); gap at the first frame" \
+			"${GAP_AT[$port]}us, beginning ${GAP_AT_START[$port]}us after it"
+	done
+}
+
+# check_gap GAP_US EXPECTED_US WHAT
+check_gap()
+{
+	log_info "$3: gap ${1}us, expected ${2}us"
+	check_range "$1" $(($2 - 1500)) $(($2 + 25000)) "$3 gap (us)"
+}
+
 cleanup()
 {
 	cleanup_ns
