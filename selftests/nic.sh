@@ -38,8 +38,8 @@
 #               link's; running the fixes it printed clears each one, and a
 #               PAUSE still gaps the stream
 # Then default_qdisc: net.core.default_qdisc=flowctl gives each one-queue
-# NIC a flowctl; a multiqueue one (igb) gets mq, which fails on flowctl's
-# refusal to be a child, and the kernel falls back to noqueue.
+# NIC a flowctl; a multiqueue one (igb) gets mq with a flowctl child on
+# each TX queue, one port for the device, and the PAUSE it honors.
 # And on veth: mc_filter, how the multicast filter entry comes and goes.
 
 source "$(dirname "$0")/lib.sh"
@@ -506,33 +506,47 @@ done
 # default_qdisc: with net.core.default_qdisc=flowctl, the default the kernel
 # attaches (here after the root is deleted) is flowctl on a device with one
 # TX queue. A device with several gets mq, with the default as each
-# queue's child: flowctl refuses to be a child, mq fails, and the kernel
-# falls back to noqueue. Each qdisc holds a module reference, so the
-# module's count says how many flowctls there are.
+# queue's child: a flowctl on each queue, sharing the device's port. Each
+# qdisc holds a module reference, so the module's count says how many
+# flowctls there are.
 default_qdisc()
 {
-	local m h saved nq r0 r1 kind
+	local m h saved nq nreal r0 r1 kind
 
 	saved=$(sysctl -n net.core.default_qdisc)
 	for m in "${MODELS[@]}"; do
 		has_lab "$m" || continue
 		h=${H[$m]}
 		nq=$(ip -n "$h" -j -d link show dev a0 | jq '.[0].num_tx_queues')
+		# The queues in use (igb: one per CPU) take the default; mq gives
+		# the others pfifo_fast.
+		nreal=$(ip netns exec "$h" sh -c 'ls -d /sys/class/net/a0/queues/tx-*' | wc -l)
 		r0=$(cat /sys/module/flowctl/refcnt)
 		sysctl -qw net.core.default_qdisc=flowctl
 		ip netns exec "$h" tc qdisc del dev a0 root
 		sysctl -qw net.core.default_qdisc="$saved"
 		r1=$(cat /sys/module/flowctl/refcnt)
 		kind=$(ip netns exec "$h" tc -j qdisc show dev a0 | jq -r '.[0].kind')
-		log_info "$m: $nq TX queues: root $kind, flowctl qdiscs $((r1 - r0)) (+1 for the one deleted)"
+		log_info "$m: $nq TX queues, $nreal in use: root $kind, flowctl qdiscs $((r1 - r0)) (+1 for the one deleted)"
 		if [ "$nq" -eq 1 ]; then
 			check_eq "$kind" flowctl "$m ($nq TX queue): the default root"
 			check_eq "$((r1 - r0))" 0 "$m: flowctl qdiscs made by the default, less the one deleted"
 			check_eq "$(fc "$h" -j show | jq -c '[.[].ifname]')" '["a0"]' "$m: ports listed"
 		else
-			check_eq "$kind" noqueue "$m ($nq TX queues): the default root"
-			check_eq "$((r1 - r0))" -1 "$m: flowctl qdiscs made by the default, less the one deleted"
-			check_eq "$(fc "$h" -j show | jq -c '[.[].ifname]')" '[]' "$m: ports listed"
+			check_eq "$kind" mq "$m ($nq TX queues): the default root"
+			check_eq "$((r1 - r0))" $((nreal - 1)) "$m: flowctl qdiscs made by the default, less the one deleted"
+			check_eq "$(ip netns exec "$h" tc -j qdisc show dev a0 |
+				jq '[.[] | select(.kind == "flowctl")] | length')" "$nreal" \
+				"$m: flowctl children of mq"
+			check_eq "$(fc "$h" -j show | jq -c '[.[].ifname]')" '["a0"]' "$m: ports listed"
+			# 65535 quanta at 10 Mb/s: 3.4 s paused.
+			fc "$h" set dev a0 speed 10 mode pause rx on
+			check_err $? "$m: flowctl set on the mq port"
+			ip netns exec "${S[$m]}" "$FCTEST" raw s0 "$(pause_hex "$(mac_of "${S[$m]}" s0)" 65535)"
+			sleep 0.1
+			check_eq "$(fc_get "$h" a0 .stats.rx_pause)" 1 "$m: PAUSE frames the mq port counted"
+			check_eq "$(fc_get "$h" a0 .prio[0].paused)" true "$m: the mq port paused"
+			ip netns exec "${S[$m]}" "$FCTEST" raw s0 "$(pause_hex "$(mac_of "${S[$m]}" s0)" 0)"
 		fi
 		# The lab as it was.
 		ip netns exec "$h" tc qdisc replace dev a0 root flowctl 2>/dev/null
@@ -540,7 +554,7 @@ default_qdisc()
 		fc "$h" set dev a0 speed $SPEED rate $((10 * RATE_MBIT))mbit
 	done
 	sysctl -qw net.core.default_qdisc="$saved"
-	log_test "default_qdisc=flowctl: flowctl on a one-queue NIC; on a multiqueue one, mq refused, noqueue"
+	log_test "default_qdisc=flowctl: flowctl on a one-queue NIC; on a multiqueue one, mq with flowctl children"
 }
 
 # give_back: each NIC to the VM's first namespace under its own name. A
