@@ -367,7 +367,7 @@ static struct fctl_sched *fctl_nl_find(struct genl_info *info)
 	q = fctl_from_dev(dev);
 	if (!q) {
 		NL_SET_ERR_MSG_ATTR(info->extack, which,
-				    "device has no flowctl root qdisc");
+				    "device has no flowctl qdisc");
 		return ERR_PTR(-EOPNOTSUPP);
 	}
 	return q;

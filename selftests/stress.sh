@@ -18,6 +18,9 @@
 #   | flowctl set/show/stats/monitor |      |                            |
 #   +--------------------------------+      +----------------------------+
 #
+# mq_churn: a4, with two TX queues, goes between the root form and mq with
+# flowctl children (Documentation/mq.md), a child at a time and all at once.
+#
 # xoff_churn: the sending side, a switch that keeps pausing its partner
 # while its ports come and go:
 #
@@ -26,7 +29,7 @@
 #   | flowctl|       | flowctl            flowctl  |       |        |
 #   +--------+       +-----------------------------+       +--------+
 
-ALL_TESTS="churn_with_netlink rmmod_under_load netns_teardown xoff_churn"
+ALL_TESTS="churn_with_netlink mq_churn rmmod_under_load netns_teardown xoff_churn"
 source "$(dirname "$0")/lib.sh"
 require_cmd jq tc ethtool dcb
 
@@ -44,6 +47,13 @@ setup_prepare()
 		ip -n "$A" neigh add 198.18.$i.2 lladdr "$(mac_of "$B" b$i)" \
 			dev a$i nud permanent
 	done
+	ip link add name a4 numtxqueues 2 numrxqueues 2 netns "$A" type veth \
+		peer name b4 numtxqueues 2 numrxqueues 2 netns "$B" || return 1
+	ip -n "$A" link set a4 up
+	ip -n "$B" link set b4 up
+	ip -n "$A" addr add 198.18.4.1/24 dev a4
+	ip -n "$B" addr add 198.18.4.2/24 dev b4
+	ip -n "$A" neigh add 198.18.4.2 lladdr "$(mac_of "$B" b4)" dev a4 nud permanent
 }
 
 # bg CMD...: run CMD in the background until stop_bg.
@@ -159,13 +169,49 @@ churn_with_netlink()
 	log_test "attach/replace/detach with netlink set/dump loops, traffic, PAUSE/PFC"
 }
 
+mq_churn()
+{
+	local end i=0 err=0
+
+	load 4
+	bg netlink_loop a4
+	bg dcb_loop a4
+	bg ip netns exec "$A" flowctl monitor
+	end=$((SECONDS + SECS))
+	while [ $SECONDS -lt $end ]; do
+		i=$((i + 1))
+		case $((i % 6)) in
+		0) ip netns exec "$A" tc qdisc replace dev a4 root flowctl || err=1 ;;
+		1|3) ip netns exec "$A" tc qdisc replace dev a4 root handle $((i % 4 + 1)): mq &&
+		   ip netns exec "$A" tc qdisc replace dev a4 parent $((i % 4 + 1)):1 flowctl &&
+		   ip netns exec "$A" tc qdisc replace dev a4 parent $((i % 4 + 1)):2 flowctl mode pfc ||
+			err=1 ;;
+		2) ip netns exec "$A" tc qdisc replace dev a4 parent 2:1 pfifo_fast ;;
+		4) ip netns exec "$A" tc qdisc replace dev a4 parent 4:2 fq_codel ;;
+		5) ip netns exec "$A" tc qdisc del dev a4 root 2>/dev/null ;;
+		esac
+	done
+	ip netns exec "$A" tc qdisc replace dev a4 root handle 9: mq || err=1
+	ip netns exec "$A" tc qdisc replace dev a4 parent 9:1 flowctl || err=1
+	ip netns exec "$A" tc qdisc replace dev a4 parent 9:2 flowctl || err=1
+	stop_bg
+	log_info "$i rounds of root, mq, child and detach in $((SECONDS - end + SECS)) s"
+	check_err $err "attaching flowctl (root or under mq) failed during the churn"
+	check_eq "$(fc "$A" -j show | jq '[.[] | select(.ifname == "a4")] | length')" 1 \
+		"a4 listed once at the end"
+	fc "$A" -j -s show dev a4 | jq -e '.[0].prio' >/dev/null
+	check_err $? "flowctl show fails after the churn"
+	ip netns exec "$A" tc qdisc del dev a4 root
+	log_test "root and mq forms, children replaced and detached, with netlink and dcb loops, traffic, PAUSE/PFC"
+}
+
 # unload: delete every flowctl qdisc, then rmmod until it works (a qdisc
 # goes away after an RCU grace period, a dump in flight holds the module).
 unload()
 {
 	local i d
 
-	for d in a0 a1 a2 a3; do
+	for d in a0 a1 a2 a3 a4; do
 		ip netns exec "$A" tc qdisc del dev "$d" root 2>/dev/null
 	done
 	for i in $(seq 1 100); do

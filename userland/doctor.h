@@ -81,7 +81,7 @@ struct fc_doc_nic {
 /* One device examined. */
 struct fc_doc_port {
 	char ifname[IF_NAMESIZE];
-	bool qdisc;			/* it has a flowctl root qdisc */
+	bool qdisc;			/* it has flowctl (root or under mq) */
 	bool measured;			/* both readings of the qdisc were taken */
 	struct fc_dev before, after;	/* DEV_GET at the start and the end */
 	uint64_t elapsed_ns;		/* between the two readings */

@@ -925,7 +925,7 @@ void usage_show(FILE *f)
 		"Usage: flowctl [ -j [ -p ] ] [ -s | -br ] show [ dev DEV ]\n"
 		"       flowctl show help\n"
 		"Without dev, every port of this network namespace that has a\n"
-		"flowctl root qdisc. -s adds counters; -j prints everything.\n"
+		"flowctl qdisc. -s adds counters; -j prints everything.\n"
 		"-br: one line a port (mode, rx, tx, pfc-prios, speed; the\n"
 		"priorities the partner holds paused, those our XOFF holds, those\n"
 		"the watchdog holds stormed; the queue), from a dump without\n"
