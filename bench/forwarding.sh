@@ -61,28 +61,6 @@ QDISCS=("pfifo_fast" "pfifo" "prio" "ets bands 8" "flowctl" "flowctl tx on"
 	"ets bands 3 quanta 3840 6400 2560" "flowctl ets 0:30,1:50,2:20")
 SIZES="60 1514"
 DST_MAC=02:00:5e:00:00:01
-PG=/proc/net/pktgen
-
-# pgset FILE CMD: one pktgen command; fail on anything but OK. Shell
-# builtins only: a fork costs tens of milliseconds under TCG.
-pgset()
-{
-	local line r=
-
-	echo "$2" >"$PG/$1" 2>/dev/null || fail "pktgen refused '$2' on $1"
-	while read -r line; do
-		case $line in
-		Result:*)
-			r=$line
-			break
-			;;
-		esac
-	done <"$PG/$1"
-	case $r in
-	*OK*) ;;
-	*) fail "pktgen $1 '$2': $r" ;;
-	esac
-}
 
 # pg_device THREAD DEV SIZE [MODE]
 pg_device()
@@ -99,46 +77,6 @@ pg_device()
 	pgset "$d" "dst_mac $DST_MAC"
 	pgset "$d" "udp_dst_min 9"
 	pgset "$d" "udp_dst_max 9"
-}
-
-pg_reset()
-{
-	pgset kpktgend_0 rem_device_all
-	pgset kpktgend_1 rem_device_all
-}
-
-# pg_run SECONDS: run every configured device; sets PG_US to the longest
-# device run time (us) and PG_SENT to the frames sent, from pktgen's result.
-pg_run()
-{
-	local p d r us sent
-
-	echo start >"$PG/pgctrl" &
-	p=$!
-	nap "$1"
-	echo stop >"$PG/pgctrl"
-	wait $p
-	PG_US=0 PG_SENT=0
-	for d in "${PG_DEVS[@]}"; do
-		r=
-		while read -r line; do
-			case $line in
-			"Result: OK:"*)
-				r=$line
-				break
-				;;
-			esac
-		done <"$PG/$d"
-		# Result: OK: 2264113(c2246123+d17990) usec, 231008 (60byte,0frags)
-		read -r _ _ us _ sent _ <<<"$r"
-		us=${us%%(*}
-		if ! is_uint "$us" || ! is_uint "$sent"; then
-			fail "cannot read pktgen's result on $d: '$r'"
-		fi
-		[ "$us" -gt "$PG_US" ] && PG_US=$us
-		PG_SENT=$((PG_SENT + sent))
-	done
-	[ "$PG_US" -gt 0 ] || fail "pktgen did not run"
 }
 
 setup_ns S R

@@ -22,7 +22,7 @@
 # charged to s0, and s0's XOFF is decided on what both queues hold.
 
 ALL_TESTS="pause_every_queue pfc_every_queue xon_kicks_every_queue xoff_device_sum
-	   watchdog_both_queues replace_forms_under_traffic where_refused"
+	   watchdog_both_queues replace_forms_under_traffic mqprio_children where_refused"
 source "$(dirname "$0")/lib.sh"
 require_cmd jq tc ip
 RETRY_TIMING=1
@@ -337,6 +337,27 @@ replace_forms_under_traffic()
 	done
 	check_eq "$(ip netns exec "$A" tc -j qdisc show dev a0 | jq -r '.[0].kind')" mq "root at the end"
 	log_test "replace between the root and mq forms under traffic"
+}
+
+# mqprio's TX queues take flowctl children as mq's do: one port, one gate.
+mqprio_children()
+{
+	ip netns exec "$A" tc qdisc replace dev a0 root handle 5: mqprio num_tc 2 \
+		map 0 0 0 0 1 1 1 1 queues 1@0 1@1 hw 0
+	check_err $? "mqprio on a0"
+	ip netns exec "$A" tc qdisc replace dev a0 parent 5:1 flowctl speed 10 &&
+		ip netns exec "$A" tc qdisc replace dev a0 parent 5:2 flowctl
+	check_err $? "flowctl on mqprio's two queues"
+	check_eq "$(children "$A" a0 .parent)" "5:1 5:2" "flowctl children under mqprio"
+	check_eq "$(fc "$A" -j show | jq -c '[.[] | select(.ifname == "a0") | .speed_mbps]')" \
+		'[10]' "a0 listed once, with the first child's speed"
+	ip netns exec "$B" "$FCTEST" raw b0 "$(pause_hex "$MAC_B" 65535)"
+	check_eq "$(fc_get "$A" a0 .prio[0].paused)" true "PAUSE honored under mqprio"
+	ip netns exec "$B" "$FCTEST" raw b0 "$(pause_hex "$MAC_B" 0)"
+	ip netns exec "$A" tc qdisc del dev a0 root
+	mq_flowctl "$A" a0 speed $SPEED
+	check_err $? "back to mq"
+	log_test "flowctl children under mqprio: one port that honors PAUSE"
 }
 
 # Elsewhere than the root or an mq's queue, flowctl is refused; under mq
