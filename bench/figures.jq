@@ -187,5 +187,17 @@ def figures:
         key: "storm/messages", label: "listener: messages (\(.events_reported) events) for \(.frames_absorbed) frames",
         value: .messages, unit: "msgs" },
       { group: "7 event storm (PFC toggling 8 priorities; no listener is the peer)",
-        key: "storm/suppressed", label: "listener: events suppressed", value: .events_suppressed, unit: "events" }))
+        key: "storm/suppressed", label: "listener: events suppressed", value: .events_suppressed, unit: "events" })),
+    (.mq // empty | select(.cases) |
+      (.cases[] |
+        { group: "9 multiqueue (2 TX queues, 2 CPUs, 64 B; mq + pfifo_fast is the peer)",
+          key: "mq/\(.qdisc)/pps", label: "\(.qdisc): frames/s", value: .pps, unit: "/s" },
+        { group: "9 multiqueue (2 TX queues, 2 CPUs, 64 B; mq + pfifo_fast is the peer)",
+          key: "mq/\(.qdisc)/ratio", label: "\(.qdisc): against mq + pfifo_fast",
+          value: .ratio_to_mq_pfifo_fast, unit: "x" }),
+      (.pause.gaps[] |
+        { group: "9 multiqueue (2 TX queues, 2 CPUs, 64 B; mq + pfifo_fast is the peer)",
+          key: "mq/gap/\(.form)/\(.queue)",
+          label: "\(.form), queue \(.queue): gap for 102.4 ms of PAUSE (median)",
+          value: (.median_us / 1000 | . * 100 | round / 100), unit: "ms" }))
   ];
