@@ -22,7 +22,8 @@
 # charged to s0, and s0's XOFF is decided on what both queues hold.
 
 ALL_TESTS="pause_every_queue pfc_every_queue xon_kicks_every_queue xoff_device_sum
-	   watchdog_both_queues replace_forms_under_traffic mqprio_children where_refused"
+	   watchdog_both_queues replace_forms_under_traffic mqprio_children one_port_everywhere
+	   where_refused"
 source "$(dirname "$0")/lib.sh"
 require_cmd jq tc ip
 RETRY_TIMING=1
@@ -365,6 +366,27 @@ mqprio_children()
 	mq_flowctl "$A" a0 speed $SPEED
 	check_err $? "back to mq"
 	log_test "flowctl children under mqprio: one port that honors PAUSE"
+}
+
+# The CLI's views report the device once, with the device's counters:
+# show, metrics (Prometheus), doctor.
+one_port_everywhere()
+{
+	local rx m out
+
+	ip netns exec "$B" "$FCTEST" raw b0 "$(pause_hex "$MAC_B" 1)" count 3
+	sleep 0.1
+	rx=$(fc_get "$A" a0 .stats.rx_pause)
+	check_range "$rx" 3 1000000 "rx_pause after three PAUSE frames"
+	check_eq "$(fc "$A" -j show | jq '[.[] | select(.ifname == "a0")] | length')" 1 \
+		"ports named a0 in flowctl show"
+	m=$(fc "$A" metrics | grep '^flowctl_pause_frames_total{device="a0",dir="rx"}')
+	check_eq "$(echo "$m" | wc -l)" 1 "a0's rx PAUSE samples in flowctl metrics"
+	check_eq "${m##* }" "$rx" "a0's rx PAUSE in flowctl metrics vs show"
+	out=$(fc "$A" doctor dev a0 2>&1)
+	echo "$out" | grep -q 'no-qdisc'
+	check_fail $? "flowctl doctor says a0 has no flowctl qdisc: $out"
+	log_test "flowctl show, metrics and doctor report the mq port once"
 }
 
 # Elsewhere than the root or an mq's queue, flowctl is refused; under mq
