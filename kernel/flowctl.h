@@ -393,6 +393,7 @@ void fctl_snapshot(struct fctl_sched *q, struct fctl_snapshot *s);
 void fctl_brief(struct fctl_sched *q, struct fctl_brief *b);
 void fctl_reset_counters(struct fctl_sched *q);
 void fctl_schedule(struct fctl_sched *q);
+void fctl_queue_read(const struct fctl_queue *qq, struct fctl_band_counts *c);
 u32 fctl_prio_qlen(struct fctl_sched *q, int prio);
 u64 fctl_prio_empties(struct fctl_sched *q, int prio);
 

@@ -58,6 +58,7 @@ static const struct nla_policy fctl_dev_get_policy[FLOWCTL_A_DEV_MAX + 1] = {
 	[FLOWCTL_A_DEV_IFINDEX]	= NLA_POLICY_MIN(NLA_U32, 1),
 	[FLOWCTL_A_DEV_IFNAME]	= { .type = NLA_NUL_STRING, .len = IFNAMSIZ - 1 },
 	[FLOWCTL_A_DEV_BRIEF]	= { .type = NLA_FLAG },
+	[FLOWCTL_A_DEV_QUEUES]	= { .type = NLA_FLAG },
 };
 
 static const struct nla_policy fctl_peer_policy[FLOWCTL_A_PEER_MAX + 1] = {
@@ -269,8 +270,39 @@ static int fctl_nl_fill_brief(struct sk_buff *msg, struct fctl_sched *q,
 }
 
 /* One device, from a snapshot; s is scratch space (too big for the stack). */
+/* Each TX queue's flowctl: what its bands sent, dropped and hold. RTNL. */
+static int fctl_fill_queues(struct sk_buff *msg, struct fctl_sched *q)
+{
+	struct netdev_queue *txq0 = netdev_get_tx_queue(q->dev, 0);
+	struct fctl_band_counts c;
+	struct fctl_queue *qq;
+	struct nlattr *nest;
+
+	list_for_each_entry(qq, &q->queues, node) {
+		fctl_queue_read(qq, &c);
+		nest = nla_nest_start(msg, FLOWCTL_A_DEV_QUEUE);
+		if (!nest ||
+		    nla_put_u16(msg, FLOWCTL_A_QUEUE_INDEX, qq->sch->dev_queue - txq0) ||
+		    nla_put_u32(msg, FLOWCTL_A_QUEUE_HANDLE, qq->sch->handle) ||
+		    fctl_put_u64(msg, FLOWCTL_A_QUEUE_TX_PACKETS, c.tx_packets,
+				 FLOWCTL_A_QUEUE_PAD) ||
+		    fctl_put_u64(msg, FLOWCTL_A_QUEUE_TX_BYTES, c.tx_bytes,
+				 FLOWCTL_A_QUEUE_PAD) ||
+		    nla_put_u32(msg, FLOWCTL_A_QUEUE_BACKLOG_BYTES,
+				READ_ONCE(qq->sch->qstats.backlog)) ||
+		    nla_put_u32(msg, FLOWCTL_A_QUEUE_BACKLOG_PACKETS,
+				READ_ONCE(qq->sch->q.qlen)) ||
+		    fctl_put_u64(msg, FLOWCTL_A_QUEUE_DROPS, c.drops,
+				 FLOWCTL_A_QUEUE_PAD))
+			return -EMSGSIZE;
+		nla_nest_end(msg, nest);
+	}
+	return 0;
+}
+
 static int fctl_nl_fill(struct sk_buff *msg, struct fctl_sched *q,
-			struct fctl_snapshot *s, u32 portid, u32 seq, int flags)
+			struct fctl_snapshot *s, u32 portid, u32 seq, int flags,
+			bool queues)
 {
 	struct net_device *dev = q->dev;
 	const struct fctl_cfg *c = &s->cfg;
@@ -318,6 +350,8 @@ static int fctl_nl_fill(struct sk_buff *msg, struct fctl_sched *q,
 	for (prio = 0; prio < FCTL_PRIOS; prio++)
 		if (fctl_fill_prio(msg, s, prio))
 			goto cancel;
+	if (queues && fctl_fill_queues(msg, q))
+		goto cancel;
 	genlmsg_end(msg, hdr);
 	return 0;
 
@@ -373,30 +407,46 @@ static struct fctl_sched *fctl_nl_find(struct genl_info *info)
 	return q;
 }
 
+/* A queue's nest with its header and padding: the reply's room for each. */
+#define FCTL_QUEUE_NEST_SIZE	96
+
 static int fctl_nl_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct fctl_snapshot *s;
-	struct sk_buff *msg;
+	struct sk_buff *msg = NULL;
 	struct fctl_sched *q;
-	bool brief;
+	bool brief, queues;
 	int err;
 
 	brief = nla_get_flag(info->attrs[FLOWCTL_A_DEV_BRIEF]);
-	s = brief ? NULL : kmalloc(sizeof(*s), GFP_KERNEL);
-	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
-	if ((!brief && !s) || !msg) {
-		err = -ENOMEM;
-		goto free;
+	queues = nla_get_flag(info->attrs[FLOWCTL_A_DEV_QUEUES]);
+	if (brief && queues) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[FLOWCTL_A_DEV_QUEUES],
+				    "a brief reply has no queues");
+		return -EINVAL;
 	}
+	s = brief ? NULL : kmalloc(sizeof(*s), GFP_KERNEL);
+	if (!brief && !s)
+		return -ENOMEM;
 	rtnl_lock();
 	q = fctl_nl_find(info);
-	if (IS_ERR(q))
+	if (IS_ERR(q)) {
 		err = PTR_ERR(q);
+		goto unlock;
+	}
+	/* Under RTNL: the queues do not change before the fill. */
+	msg = genlmsg_new(NLMSG_GOODSIZE +
+			  (queues ? q->nqueues * FCTL_QUEUE_NEST_SIZE : 0),
+			  GFP_KERNEL);
+	if (!msg)
+		err = -ENOMEM;
 	else if (brief)
 		err = fctl_nl_fill_brief(msg, q, info->snd_portid,
 					 info->snd_seq, 0);
 	else
-		err = fctl_nl_fill(msg, q, s, info->snd_portid, info->snd_seq, 0);
+		err = fctl_nl_fill(msg, q, s, info->snd_portid, info->snd_seq, 0,
+				   queues);
+unlock:
 	rtnl_unlock();
 	if (err)
 		goto free;
@@ -421,6 +471,10 @@ free:
 static int fctl_nl_get_dump_start(struct netlink_callback *cb)
 {
 	/* genetlink validated the request against the op's policy. */
+	if (nlmsg_find_attr(cb->nlh, GENL_HDRLEN, FLOWCTL_A_DEV_QUEUES)) {
+		NL_SET_ERR_MSG(cb->extack, "queues: ask for one device");
+		return -EOPNOTSUPP;
+	}
 	cb->args[0] = !!nlmsg_find_attr(cb->nlh, GENL_HDRLEN,
 					FLOWCTL_A_DEV_BRIEF);
 	cb->args[1] = 0;
@@ -447,7 +501,7 @@ static int fctl_nl_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 					       cb->nlh->nlmsg_seq, NLM_F_MULTI);
 		else
 			err = fctl_nl_fill(skb, q, s, NETLINK_CB(cb->skb).portid,
-					   cb->nlh->nlmsg_seq, NLM_F_MULTI);
+					   cb->nlh->nlmsg_seq, NLM_F_MULTI, false);
 		if (err)
 			break;
 	}

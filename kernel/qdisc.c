@@ -659,6 +659,21 @@ static void fctl_band_read(const struct fctl_band *b, struct fctl_band_counts *c
 	} while (u64_stats_fetch_retry(&b->syncp, start));
 }
 
+/* What one queue's eight bands sent and dropped, summed. */
+void fctl_queue_read(const struct fctl_queue *qq, struct fctl_band_counts *c)
+{
+	struct fctl_band_counts b;
+	int prio;
+
+	memset(c, 0, sizeof(*c));
+	for (prio = 0; prio < FCTL_PRIOS; prio++) {
+		fctl_band_read(&qq->band[prio], &b);
+		c->tx_packets += b.tx_packets;
+		c->tx_bytes += b.tx_bytes;
+		c->drops += b.drops + b.wd_tx_drop;
+	}
+}
+
 /*
  * Under RTNL (the configuration), without the qdisc lock: a reader never
  * holds up the data path. Counters are each exact, not one instant.

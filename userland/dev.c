@@ -129,6 +129,31 @@ static int peer_cb(const struct nlattr *attr, void *data)
 	}
 	return MNL_CB_OK;
 }
+static int queue_cb(const struct nlattr *attr, void *data)
+{
+	struct fc_queue *q = data;
+	uint16_t type = mnl_attr_get_type(attr);
+
+	if (type > FLOWCTL_A_QUEUE_MAX || type == FLOWCTL_A_QUEUE_PAD)
+		return MNL_CB_OK;
+	if (fc_attr_uint(attr, &q->v[type]))
+		q->have |= 1u << type;
+	return MNL_CB_OK;
+}
+
+/* One more queue; one the memory cannot hold is left out. */
+static void parse_queue(struct fc_dev *d, const struct nlattr *attr)
+{
+	struct fc_queue *n = realloc(d->queues, (d->nqueues + 1) * sizeof(*n));
+
+	if (!n)
+		return;
+	d->queues = n;
+	memset(&n[d->nqueues], 0, sizeof(*n));
+	mnl_attr_parse_nested(attr, queue_cb, &n[d->nqueues]);
+	d->nqueues++;
+}
+
 static int dev_cb(const struct nlattr *attr, void *data)
 {
 	struct fc_dev *d = data;
@@ -159,6 +184,11 @@ static int dev_cb(const struct nlattr *attr, void *data)
 		if (mnl_attr_validate(attr, MNL_TYPE_NESTED) >= 0 &&
 		    mnl_attr_parse_nested(attr, peer_cb, &d->peer) >= 0)
 			d->have |= 1ull << type;
+		return MNL_CB_OK;
+	case FLOWCTL_A_DEV_QUEUE:
+		if (mnl_attr_validate(attr, MNL_TYPE_NESTED) >= 0)
+			parse_queue(d, attr);
+		d->have |= 1ull << type;
 		return MNL_CB_OK;
 	}
 	if (type > FLOWCTL_A_DEV_MAX)
@@ -275,6 +305,10 @@ void fc_dev_list_sort(struct fc_dev_list *l)
 
 void fc_dev_list_free(struct fc_dev_list *l)
 {
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		free(l->dev[i].queues);
 	free(l->dev);
 	memset(l, 0, sizeof(*l));
 }
@@ -305,6 +339,15 @@ int fc_dev_get(struct fc_nl *nl, const char *dev, struct fc_dev_list *l)
 	for (i = 0; !ret && i < l->n; i++)
 		l->dev[i].hwaddr = fc_dev_hwaddr(l->dev[i].ifname);
 	return ret;
+}
+
+int fc_dev_get_queues(struct fc_nl *nl, const char *dev, struct fc_dev_list *l)
+{
+	struct nlmsghdr *nlh = fc_nl_req(nl, FLOWCTL_CMD_DEV_GET, NLM_F_ACK);
+
+	fc_nl_put_dev(nlh, dev);
+	mnl_attr_put(nlh, FLOWCTL_A_DEV_QUEUES, 0, NULL);
+	return fc_nl_talk(nl, nlh, fc_dev_list_cb, l);
 }
 
 /* The kernel's error points at the request's brief flag. */

@@ -24,6 +24,12 @@ struct fc_prio {
 	uint64_t v[FLOWCTL_A_PRIO_MAX + 1];
 };
 
+/* One TX queue's flowctl (FLOWCTL_A_DEV_QUEUE), in a reply that asked. */
+struct fc_queue {
+	uint32_t have;				/* bit n: FLOWCTL_A_QUEUE_n */
+	uint64_t v[FLOWCTL_A_QUEUE_MAX + 1];
+};
+
 /* The DCBX partner the port's agent heard (FLOWCTL_A_DEV_PEER). */
 struct fc_peer {
 	uint32_t have;				/* bit n: FLOWCTL_A_PEER_n */
@@ -44,6 +50,10 @@ struct fc_dev {
 	uint8_t dscp_prios[64];			/* FLOWCTL_A_DEV_DSCP_PRIOS */
 	struct fc_peer peer;			/* FLOWCTL_A_DEV_PEER */
 	uint64_t hwaddr;			/* its own MAC (48 bits), 0: unknown */
+	struct fc_queue *queues;		/* FLOWCTL_A_DEV_QUEUE, in order;
+						 * fc_dev_list_free() frees them
+						 */
+	unsigned int nqueues;
 	const struct fc_doc_nic *nic;		/* its driver's own flow control,
 						 * when read (show -s), or NULL
 						 */
@@ -88,6 +98,9 @@ int fc_dev_get(struct fc_nl *nl, const char *dev, struct fc_dev_list *l);
  * no hwaddr; from a module without it, the full reply.
  */
 int fc_dev_get_brief(struct fc_nl *nl, const char *dev, struct fc_dev_list *l);
+
+/* One device with each TX queue's flowctl (FLOWCTL_A_DEV_QUEUES). */
+int fc_dev_get_queues(struct fc_nl *nl, const char *dev, struct fc_dev_list *l);
 /*
  * The port-level state of a brief reply (FLOWCTL_A_DEV_PAUSED ...): sent,
  * or worked out from the priority nests of a full one. A mask of

@@ -18,6 +18,7 @@ struct fc_opts {
 	bool pretty;
 	bool stats;
 	bool brief;		/* -br: show prints a line a port */
+	bool details;		/* -d: show adds each TX queue's flowctl */
 	const char *netns;
 };
 extern struct fc_opts fc_opt;

@@ -22,7 +22,7 @@ void usage_main(FILE *f)
 		"       flowctl help [ COMMAND ]\n"
 		"COMMAND := { show | set | stats | watch | sample | monitor | send |\n"
 		"            metrics | quanta | dcbx | doctor | watchdog | waitfor | help }\n"
-		"OPTIONS := { -j[son] | -p[retty] | -s[tatistics] | -br[ief] |\n"
+		"OPTIONS := { -j[son] | -p[retty] | -s[tatistics] | -br[ief] | -d[etails] |\n"
 		"             -n[etns] NETNS | -V[ersion] | -h[elp] }\n"
 		"\n"
 		"  show     config and live state of the flowctl ports (-s: counters)\n"
@@ -149,6 +149,8 @@ int main(int argc, char **argv)
 			fc_opt.stats = true;
 		} else if (is_opt(o, "-br", "-brief")) {
 			fc_opt.brief = true;
+		} else if (is_opt(o, "-d", "-details")) {
+			fc_opt.details = true;
 		} else if (is_opt(o, "-n", "-netns")) {
 			if (argc < 2) {
 				fprintf(stderr, "Option \"%s\" needs a network namespace name\n",

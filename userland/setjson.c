@@ -51,7 +51,8 @@ static const struct key {
 static const char *const skipped[] = {
 	"ifname", "ifindex", "address", "speed_mbps", "speed_source",
 	"headroom_bytes", "quanta_ns", "partner_mac", "tunnel_wire",
-	"dscp_prio", "doors", "dcbx_partner", "stats", "nic", "prio", NULL,
+	"dscp_prio", "doors", "dcbx_partner", "stats", "nic", "prio", "queues",
+	NULL,
 };
 
 #define MAX_WORDS	(2 + 2 * (sizeof(keys) / sizeof(keys[0])))

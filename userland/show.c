@@ -753,6 +753,34 @@ static void print_peer(const struct fc_dev *d)
 	close_json_object();
 }
 
+/* -d: each TX queue's flowctl, as tc names its qdisc ("8001:"). */
+static void print_queues(const struct fc_dev *d)
+{
+	unsigned int i;
+	char handle[16];
+
+	open_json_array("queues");
+	for (i = 0; i < d->nqueues; i++) {
+		const uint64_t *v = d->queues[i].v;
+
+		snprintf(handle, sizeof(handle), "%x:",
+			 (unsigned int)(v[FLOWCTL_A_QUEUE_HANDLE] >> 16));
+		open_json_object(NULL);
+		print_u64(PRINT_ANY, "index", "  queue %s", v[FLOWCTL_A_QUEUE_INDEX]);
+		print_string(PRINT_ANY, "handle", " (qdisc %s):", handle);
+		print_u64(PRINT_ANY, "tx_packets", " sent %sp", v[FLOWCTL_A_QUEUE_TX_PACKETS]);
+		print_u64(PRINT_ANY, "tx_bytes", " %sB", v[FLOWCTL_A_QUEUE_TX_BYTES]);
+		print_u64(PRINT_ANY, "backlog_bytes", "; backlog %sB",
+			  v[FLOWCTL_A_QUEUE_BACKLOG_BYTES]);
+		print_u64(PRINT_ANY, "backlog_packets", " %sp",
+			  v[FLOWCTL_A_QUEUE_BACKLOG_PACKETS]);
+		print_u64(PRINT_ANY, "drops", "; dropped %s", v[FLOWCTL_A_QUEUE_DROPS]);
+		print_nl();
+		close_json_object();
+	}
+	close_json_array();
+}
+
 void fc_print_dev(const struct fc_dev *d, unsigned int what)
 {
 	enum output_type cf = (what & FC_SHOW_CONFIG) ? PRINT_ANY : 0;
@@ -791,6 +819,8 @@ void fc_print_dev(const struct fc_dev *d, unsigned int what)
 				print_prio(&d->prio[i], what);
 		close_json_array();
 	}
+	if (d->nqueues && (what & FC_SHOW_STATE))
+		print_queues(d);
 	close_json_object();
 }
 
@@ -922,10 +952,11 @@ void fc_print_devs(const struct fc_dev_list *l, unsigned int what)
 void usage_show(FILE *f)
 {
 	fprintf(f,
-		"Usage: flowctl [ -j [ -p ] ] [ -s | -br ] show [ dev DEV ]\n"
+		"Usage: flowctl [ -j [ -p ] ] [ -s | -br ] [ -d ] show [ dev DEV ]\n"
 		"       flowctl show help\n"
 		"Without dev, every port of this network namespace that has a\n"
-		"flowctl qdisc. -s adds counters; -j prints everything.\n"
+		"flowctl qdisc. -s adds counters; -j prints everything; -d adds\n"
+		"each TX queue's flowctl (mq's children; the root form has one).\n"
 		"-br: one line a port (mode, rx, tx, pfc-prios, speed; the\n"
 		"priorities the partner holds paused, those our XOFF holds, those\n"
 		"the watchdog holds stormed; the queue), from a dump without\n"
@@ -957,6 +988,37 @@ int fc_dev_fetch(const char *dev, const char *verb, struct fc_dev_list *l)
 	return dev_fetch(dev, verb, false, l);
 }
 
+/*
+ * -d: each port's TX queues, one DEV_GET each (a dump does not carry
+ * them). The queues join the port as l holds it.
+ */
+static int fetch_queues(struct fc_dev_list *l)
+{
+	struct fc_nl nl;
+	size_t i;
+	int ret, err;
+
+	ret = fc_nl_open(&nl);
+	for (i = 0; !ret && i < l->n; i++) {
+		struct fc_dev_list one = { 0 };
+
+		err = fc_dev_get_queues(&nl, l->dev[i].ifname, &one);
+		if (err == -ENODEV || err == -EOPNOTSUPP) {
+			/* gone since the dump: shown as the dump saw it */
+		} else if (err) {
+			fc_nl_perror(&nl, err, l->dev[i].ifname, "show", true);
+			ret = EXIT_FAIL;
+		} else if (one.n == 1) {
+			l->dev[i].queues = one.dev[0].queues;
+			l->dev[i].nqueues = one.dev[0].nqueues;
+			one.dev[0].queues = NULL;
+		}
+		fc_dev_list_free(&one);
+	}
+	fc_nl_close(&nl);
+	return ret;
+}
+
 int fc_show_run(const char *dev, unsigned int what)
 {
 	struct fc_dev_list l = { 0 };
@@ -964,6 +1026,8 @@ int fc_show_run(const char *dev, unsigned int what)
 	int ret;
 
 	ret = fc_dev_fetch(dev, "show", &l);
+	if (!ret && fc_opt.details)
+		ret = fetch_queues(&l);
 	/* With counters, the driver's own beside them (ethtool, dcbnl). */
 	if (!ret && (what & FC_SHOW_COUNTERS) && l.n) {
 		struct fc_nic_socks socks;
@@ -1031,6 +1095,11 @@ int cmd_show(int argc, char **argv)
 	if (ret || helped)
 		return ret;
 	if (fc_opt.brief) {
+		if (fc_opt.details) {
+			fprintf(stderr,
+				"Error: -brief shows no queues: give -d or -br, not both\n");
+			return EXIT_USAGE;
+		}
 		if (fc_opt.stats) {
 			fprintf(stderr,
 				"Error: -brief shows no counters: give -s or -br, not both\n");

@@ -45,7 +45,7 @@ TOP_TYPES = {
     "wd_detect_ms": int, "wd_restore_ms": int, "wd_action": str, "tx_storm_ms": int,
     "partner_mac": str, "address": str, "nic": dict,
     "tunnel_wire": bool, "round_trip_bits": int, "dscp_prio": list, "doors": dict,
-    "dcbx_partner": dict,
+    "dcbx_partner": dict, "queues": list,
 }
 STATS_KEYS = ["rx_pause", "rx_xon", "rx_pfc", "tx_pause", "tx_xon", "tx_pfc",
               "rx_ignored", "rx_malformed", "rx_unsupported", "partner_ignored",
@@ -145,6 +145,13 @@ def check_show(out):
        and full["tunnel_wire"] is False,
        "show: the APP table's DSCP entries as [dscp, prio] pairs, round-trip, doors",
        [full.get(k) for k in ("dscp_prio", "round_trip_bits", "doors")])
+    ok(full["queues"] == [
+        {"index": 0, "handle": "8001:", "tx_packets": 100, "tx_bytes": 6400,
+         "backlog_bytes": 0, "backlog_packets": 0, "drops": 7},
+        {"index": 1, "handle": "8002:", "tx_packets": 101, "tx_bytes": 6401,
+         "backlog_bytes": 1500, "backlog_packets": 1, "drops": 8}]
+       and "queues" not in sparse,
+       "show: queues, each TX queue's flowctl (show -d)", full.get("queues"))
     ok(full["tc_bw"] == [30, 0, 0, 50, 0, 20, 0, 0], "show: tc_bw, the ETS share of each class",
        full.get("tc_bw"))
     ok(full["headroom_bytes"] == 20000 and full["prio_tc"] == [1, 0, 2, 3, 4, 5, 6, 7],

@@ -184,6 +184,19 @@ static inline struct nlmsghdr *synth_full_dev(char *buf, uint32_t seq, uint16_t 
 		mnl_attr_put_u8(nlh, SYNTH_UNKNOWN, 1);
 		mnl_attr_nest_end(nlh, nest);
 	}
+	/* Two TX queues under mq (show -d): 8001: and 8002:. */
+	for (p = 0; p < 2; p++) {
+		nest = mnl_attr_nest_start(nlh, FLOWCTL_A_DEV_QUEUE);
+		mnl_attr_put_u16(nlh, FLOWCTL_A_QUEUE_INDEX, (uint16_t)p);
+		mnl_attr_put_u32(nlh, FLOWCTL_A_QUEUE_HANDLE, (0x8001u + p) << 16);
+		synth_u64(nlh, FLOWCTL_A_QUEUE_TX_PACKETS, 100 + p, FLOWCTL_A_QUEUE_PAD);
+		synth_u64(nlh, FLOWCTL_A_QUEUE_TX_BYTES, 6400 + p, FLOWCTL_A_QUEUE_PAD);
+		mnl_attr_put_u32(nlh, FLOWCTL_A_QUEUE_BACKLOG_BYTES, 1500u * p);
+		mnl_attr_put_u32(nlh, FLOWCTL_A_QUEUE_BACKLOG_PACKETS, p);
+		synth_u64(nlh, FLOWCTL_A_QUEUE_DROPS, 7 + p, FLOWCTL_A_QUEUE_PAD);
+		mnl_attr_put_u8(nlh, SYNTH_UNKNOWN, 1);
+		mnl_attr_nest_end(nlh, nest);
+	}
 	return nlh;
 }
 

@@ -161,6 +161,13 @@ enum {
 					 * empty nest: no partner); DCB netlink
 					 * reports it as the peer's
 					 */
+	FLOWCTL_A_DEV_QUEUES,		/* flag, DEV_GET request (not a dump):
+					 * the reply adds FLOWCTL_A_DEV_QUEUE
+					 */
+	FLOWCTL_A_DEV_QUEUE,		/* nest, FLOWCTL_A_QUEUE_*, multi (ro):
+					 * each TX queue flowctl schedules
+					 * (one for the root form)
+					 */
 
 	__FLOWCTL_A_DEV_MAX,
 	FLOWCTL_A_DEV_MAX = (__FLOWCTL_A_DEV_MAX - 1)
@@ -203,6 +210,22 @@ enum {
 
 /* A partner's APP entries kept (one TLV holds up to 168). */
 #define FLOWCTL_PEER_APPS	32
+
+/* One TX queue's flowctl in FLOWCTL_A_DEV_QUEUE: its bands, summed. */
+enum {
+	FLOWCTL_A_QUEUE_UNSPEC,
+	FLOWCTL_A_QUEUE_PAD,
+	FLOWCTL_A_QUEUE_INDEX,		/* u16: the TX queue */
+	FLOWCTL_A_QUEUE_HANDLE,		/* u32: its qdisc's handle */
+	FLOWCTL_A_QUEUE_TX_PACKETS,	/* u64 */
+	FLOWCTL_A_QUEUE_TX_BYTES,	/* u64 */
+	FLOWCTL_A_QUEUE_BACKLOG_BYTES,	/* u32 */
+	FLOWCTL_A_QUEUE_BACKLOG_PACKETS, /* u32 */
+	FLOWCTL_A_QUEUE_DROPS,		/* u64: tail and watchdog drops */
+
+	__FLOWCTL_A_QUEUE_MAX,
+	FLOWCTL_A_QUEUE_MAX = (__FLOWCTL_A_QUEUE_MAX - 1)
+};
 
 enum {
 	FLOWCTL_A_STATS_UNSPEC,
