@@ -386,7 +386,22 @@ one_port_everywhere()
 	out=$(fc "$A" doctor dev a0 2>&1)
 	echo "$out" | grep -q 'no-qdisc'
 	check_fail $? "flowctl doctor says a0 has no flowctl qdisc: $out"
-	log_test "flowctl show, metrics and doctor report the mq port once"
+	# -d: each queue's child, as tc sees it (fresh children: tc's packet
+	# counts and the bands' are both from their attach).
+	ip netns exec "$A" "$FCTEST" send 198.18.0.2 5000 0 10 >/dev/null
+	ip netns exec "$A" "$FCTEST" send 198.18.0.2 5001 0 12 >/dev/null
+	sleep 0.2
+	out=$(fc "$A" -d -j show dev a0)
+	check_eq "$(echo "$out" | jq -c '[.[0].queues[].index]')" "[0,1]" "show -d: the queues"
+	check_eq "$(echo "$out" | jq -r '[.[0].queues[].handle] | join(" ")')" \
+		"$(children "$A" a0 .handle)" "show -d: each queue's qdisc, as tc names it"
+	check_eq "$(echo "$out" | jq -r '[.[0].queues[].tx_packets] | join(" ")')" \
+		"$(children "$A" a0 .packets)" "show -d: what each queue sent, as tc counts it"
+	check_eq "$(echo "$out" | jq -r '[.[0].queues[].tx_packets] | join(" ")')" "10 12" \
+		"show -d: what each queue sent, as the test sent it"
+	check_eq "$(fc "$A" -d -j show | jq '[.[] | select(.ifname == "a0") | .queues | length] | .[0]')" 2 \
+		"show -d without dev: a0's queues"
+	log_test "flowctl show, metrics and doctor report the mq port once; show -d each queue"
 }
 
 # Elsewhere than the root or an mq's queue, flowctl is refused; under mq
