@@ -338,6 +338,53 @@ TEST_F(fc, partner_mac_read_only)
 }
 
 /*
+ * The queues flag: a DEV_GET's for one device; refused in a set, with
+ * brief and in a dump. The reply carries one queue nest per TX queue,
+ * each with its index and handle.
+ */
+TEST_F(fc, queues_flag)
+{
+	struct nlmsghdr *req = set_req(self), *h;
+	struct nlattr *a;
+	int queues = 0, indexed = 0;
+
+	mnl_attr_put(req, FLOWCTL_A_DEV_QUEUES, 0, NULL);
+	EXPECT_EQ(-EINVAL, nl_talk(&self->n, req, NULL, NULL));
+	EXPECT_EQ(FLOWCTL_A_DEV_QUEUES, self->n.bad_attr_type);
+
+	req = genl_req(self->buf, self->n.family, FLOWCTL_CMD_DEV_GET);
+	mnl_attr_put_strz(req, FLOWCTL_A_DEV_IFNAME, self->dev);
+	mnl_attr_put(req, FLOWCTL_A_DEV_BRIEF, 0, NULL);
+	mnl_attr_put(req, FLOWCTL_A_DEV_QUEUES, 0, NULL);
+	EXPECT_EQ(-EINVAL, nl_talk(&self->n, req, NULL, NULL));
+	EXPECT_EQ(FLOWCTL_A_DEV_QUEUES, self->n.bad_attr_type);
+
+	req = genl_req(self->buf, self->n.family, FLOWCTL_CMD_DEV_GET);
+	req->nlmsg_flags |= NLM_F_DUMP;
+	mnl_attr_put(req, FLOWCTL_A_DEV_QUEUES, 0, NULL);
+	EXPECT_EQ(-EOPNOTSUPP, nl_talk(&self->n, req, NULL, NULL));
+
+	req = genl_req(self->buf, self->n.family, FLOWCTL_CMD_DEV_GET);
+	mnl_attr_put_strz(req, FLOWCTL_A_DEV_IFNAME, self->dev);
+	mnl_attr_put(req, FLOWCTL_A_DEV_QUEUES, 0, NULL);
+	ASSERT_EQ(0, nl_talk(&self->n, req, NULL, NULL)) TH_LOG("%s", self->n.msg);
+	h = (struct nlmsghdr *)self->n.reply;
+	mnl_attr_for_each(a, h, sizeof(struct genlmsghdr)) {
+		struct nlattr *q;
+
+		if (mnl_attr_get_type(a) != FLOWCTL_A_DEV_QUEUE)
+			continue;
+		queues++;
+		mnl_attr_for_each_nested(q, a)
+			indexed += mnl_attr_get_type(q) == FLOWCTL_A_QUEUE_INDEX ||
+				   mnl_attr_get_type(q) == FLOWCTL_A_QUEUE_HANDLE;
+	}
+	/* The fixture's device: flowctl at its root, one queue. */
+	EXPECT_EQ(1, queues);
+	EXPECT_EQ(2, indexed);
+}
+
+/*
  * The brief flag: a DEV_GET's; refused in a set and in a reset, and with a
  * payload (a flag has none). A brief get carries the port's state and no
  * priority nest.

@@ -164,7 +164,8 @@ enum {
 	FLOWCTL_A_DEV_QUEUES,		/* flag, DEV_GET request (not a dump):
 					 * the reply adds FLOWCTL_A_DEV_QUEUE
 					 */
-	FLOWCTL_A_DEV_QUEUE,		/* nest, FLOWCTL_A_QUEUE_*, multi (ro):
+	FLOWCTL_A_DEV_QUEUE,		/* nest of the FLOWCTL_A_QUEUE_ set,
+					 * multi (ro):
 					 * each TX queue flowctl schedules
 					 * (one for the root form)
 					 */
