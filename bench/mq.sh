@@ -37,7 +37,6 @@ OUT=${1:?usage: mq.sh OUT.json}
 need_cmd jq ip tc flowctl
 need_module pktgen
 need_module veth
-need_module sch_mq
 need_module flowctl
 
 if [ "$BENCH_QUICK" = 1 ]; then
