@@ -60,24 +60,6 @@ fi
 QDISCS=("pfifo_fast" "pfifo" "prio" "ets bands 8" "flowctl" "flowctl tx on"
 	"ets bands 3 quanta 3840 6400 2560" "flowctl ets 0:30,1:50,2:20")
 SIZES="60 1514"
-DST_MAC=02:00:5e:00:00:01
-
-# pg_device THREAD DEV SIZE [MODE]
-pg_device()
-{
-	local d=$2
-
-	pgset "kpktgend_$1" "add_device $d"
-	pgset "$d" "xmit_mode ${4:-start_xmit}"
-	pgset "$d" "count 0"
-	pgset "$d" "clone_skb 0"
-	pgset "$d" "pkt_size $3"
-	pgset "$d" "delay 0"
-	pgset "$d" "dst 198.18.1.2"
-	pgset "$d" "dst_mac $DST_MAC"
-	pgset "$d" "udp_dst_min 9"
-	pgset "$d" "udp_dst_max 9"
-}
 
 setup_ns S R
 ip link add name g0 type veth peer name s0 netns "$S" || fail "veth"

@@ -150,6 +150,25 @@ pgset()
 	esac
 }
 
+# pg_device THREAD DEV SIZE [MODE]: UDP to 198.18.1.2 and DST_MAC, nobody's
+# address: the peer drops each frame at once (PACKET_OTHERHOST).
+DST_MAC=02:00:5e:00:00:01
+pg_device()
+{
+	local d=$2
+
+	pgset "kpktgend_$1" "add_device $d"
+	pgset "$d" "xmit_mode ${4:-start_xmit}"
+	pgset "$d" "count 0"
+	pgset "$d" "clone_skb 0"
+	pgset "$d" "pkt_size $3"
+	pgset "$d" "delay 0"
+	pgset "$d" "dst 198.18.1.2"
+	pgset "$d" "dst_mac $DST_MAC"
+	pgset "$d" "udp_dst_min 9"
+	pgset "$d" "udp_dst_max 9"
+}
+
 pg_reset()
 {
 	pgset kpktgend_0 rem_device_all

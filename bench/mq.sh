@@ -46,7 +46,6 @@ else
 fi
 [ "$(nproc)" -ge 2 ] || fail "two CPUs wanted, the VM has $(nproc)"
 QDISCS=("mq + pfifo_fast" "root flowctl" "mq + flowctl")
-DST_MAC=02:00:5e:00:00:01
 
 setup_ns R
 ip link add name m0 numtxqueues 2 numrxqueues 2 type veth \
@@ -77,19 +76,8 @@ qdisc()
 
 pg_reset
 PG_DEVS=(m0@0 m0@1)
-for t in 0 1; do
-	d=m0@$t
-	pgset "kpktgend_$t" "add_device $d"
-	pgset "$d" "xmit_mode queue_xmit"
-	pgset "$d" "count 0"
-	pgset "$d" "clone_skb 0"
-	pgset "$d" "pkt_size 60"
-	pgset "$d" "delay 0"
-	pgset "$d" "dst 198.18.9.2"
-	pgset "$d" "dst_mac $DST_MAC"
-	pgset "$d" "udp_dst_min 9"
-	pgset "$d" "udp_dst_max 9"
-done
+pg_device 0 m0@0 60 queue_xmit
+pg_device 1 m0@1 60 queue_xmit
 
 ip netns exec "$R" sleep 100000 &
 R_PID=$!

@@ -1058,32 +1058,19 @@ static void fctl_sched_free(struct fctl_sched *q)
  * Another TX queue of an mq joins the device's flowctl. Its options, if
  * any, change the device's configuration, as tc qdisc change would.
  */
+static int fctl_change(struct Qdisc *sch, struct nlattr *opt,
+		       struct netlink_ext_ack *extack);
+
 static int fctl_queue_join(struct fctl_queue *qq, struct fctl_sched *q,
 			   struct nlattr *opt, struct netlink_ext_ack *extack)
 {
-	struct fctl_cfg *ncfg;
-	int err;
-
 	qq->q = q;
 	spin_lock_bh(qdisc_lock(qq->sch));
 	fctl_order(qq, rtnl_dereference(q->cfg));
 	spin_unlock_bh(qdisc_lock(qq->sch));
 	list_add_tail_rcu(&qq->node, &q->queues);
 	q->nqueues++;
-	if (!opt)
-		return 0;
-	ncfg = fctl_cfg_dup(q);
-	if (!ncfg)
-		return -ENOMEM;
-	err = fctl_opts_parse(q, ncfg, opt, extack);
-	if (err) {
-		kfree(ncfg);
-		return err;
-	}
-	err = fctl_cfg_commit(q, ncfg, extack);
-	if (!err)
-		fctl_notify_config(q);
-	return err;
+	return fctl_change(qq->sch, opt, extack);
 }
 
 static int fctl_init(struct Qdisc *sch, struct nlattr *opt,

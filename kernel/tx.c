@@ -258,16 +258,17 @@ static struct fctl_sched *fctl_ingress_port(struct sk_buff *skb, struct net *net
 					const struct fctl_cfg **acfg,
 					struct fctl_charge **cp)
 {
-	struct net_device *in;
 	struct fctl_charge *c;
 	struct fctl_sched *a;
 
 	if (!skb->skb_iif)
 		return NULL;
-	/* The namespace's ports by ifindex: the root's and mq's alike. */
+	/* The namespace's ports by ifindex, the root's and mq's alike: an
+	 * entry's device is the one with that ifindex (fctl_net_del() drops
+	 * it before the device can go or move).
+	 */
 	a = xa_load(fctl_net_ports(net), skb->skb_iif);
-	in = a ? dev_get_by_index_rcu(net, skb->skb_iif) : NULL;
-	if (!in || in != a->dev || !fctl_came_through(skb, in, skb->dev))
+	if (!a || !fctl_came_through(skb, a->dev, skb->dev))
 		return NULL;
 	c = READ_ONCE(a->charge);
 	if (!c || !rcu_access_pointer(c->port))
