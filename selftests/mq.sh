@@ -25,7 +25,7 @@ ALL_TESTS="pause_every_queue pfc_every_queue xon_kicks_every_queue xoff_device_s
 	   watchdog_both_queues replace_forms_under_traffic mqprio_children one_port_everywhere
 	   where_refused"
 source "$(dirname "$0")/lib.sh"
-require_cmd jq tc ip
+require_cmd jq tc ip ethtool dcb
 RETRY_TIMING=1
 TIMING_CASES="pause_every_queue pfc_every_queue xon_kicks_every_queue watchdog_both_queues"
 
@@ -401,7 +401,21 @@ one_port_everywhere()
 		"show -d: what each queue sent, as the test sent it"
 	check_eq "$(fc "$A" -d -j show | jq '[.[] | select(.ifname == "a0") | .queues | length] | .[0]')" 2 \
 		"show -d without dev: a0's queues"
-	log_test "flowctl show, metrics and doctor report the mq port once; show -d each queue"
+	# Linux's own tools reach the mq port's one configuration (dcb.c's
+	# doors find it through the device), and read it back.
+	ip netns exec "$A" ethtool -A a0 rx off
+	check_err $? "ethtool -A a0 rx off on the mq port"
+	check_eq "$(fc_get "$A" a0 .rx)" false "rx after ethtool -A rx off"
+	ip netns exec "$A" ethtool -a a0 | grep -Eq '^RX:[[:space:]]+off'
+	check_err $? "ethtool -a does not read rx off back: $(ip netns exec "$A" ethtool -a a0)"
+	ip netns exec "$A" dcb pfc set dev a0 prio-pfc all:off 3:on
+	check_err $? "dcb pfc set on the mq port"
+	check_eq "$(fc_get "$A" a0 .mode) $(fc_get "$A" a0 .pfc_prios | jq -c .)" \
+		"pfc [3]" "mode and pfc_prios after dcb pfc set"
+	ip netns exec "$A" dcb pfc show dev a0 prio-pfc | grep -q '3:on'
+	check_err $? "dcb pfc show does not read 3:on back: $(ip netns exec "$A" dcb pfc show dev a0 prio-pfc)"
+	fc "$A" set dev a0 mode pause rx on pfc-prios all
+	log_test "show, metrics, doctor, ethtool and dcb see the mq port once; show -d each queue"
 }
 
 # Elsewhere than the root or an mq's queue, flowctl is refused; under mq

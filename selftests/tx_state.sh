@@ -376,7 +376,11 @@ time.sleep(120)' &
 	holder=$!
 	ip netns exec "$X" ethtool -s xt speed 10 duplex full autoneg off
 	ip -n "$X" link set xt up
-	sleep 0.5
+	# The holder's python starts in seconds from a cold page cache (9p).
+	for _ in $(seq 100); do
+		[ "$(ip netns exec "$X" cat /sys/class/net/xt/carrier)" = 1 ] && break
+		sleep 0.1
+	done
 	check_eq "$(ip netns exec "$X" cat /sys/class/net/xt/carrier)" 1 \
 		"xt's carrier with a process holding it (precondition)"
 	ip netns exec "$X" tc qdisc add dev xt root flowctl
