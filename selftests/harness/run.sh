@@ -68,16 +68,23 @@ vm() {
 
 # vm_booting NAME ARGS...: vm for a case whose guest must boot and run its
 # command.  TCG on this kind of host now and then stalls a guest for good
-# (about one boot in a few hundred); a case that timed out is run once
-# more, and the first run's console tail and the retry are reported, so a
-# vm-run that hangs every time still fails.
-retried=0
+# (about one boot in a few hundred), or aborts qemu itself (vm-run: "the
+# emulator crashed", exit 123); such a case is run once more, and the first
+# run's words are reported, so a vm-run that fails every time still fails.
 vm_booting() {
-	local name=$1
+	vm_again "123 124" "$@"
+}
+
+# vm_again CODES NAME ARGS...: vm, run once more if it ended with one of the
+# exit statuses CODES for a reason retry_reason accepts.
+vm_again() {
+	local codes=" $1 " name=$2 why
+	shift
 	vm "$@"
-	[ "$(cat "$work/$name.rc")" = 124 ] || return 0
+	case $codes in *" $(cat "$work/$name.rc") "*) ;; *) return 0 ;; esac
+	why=$(retry_reason "$name") || return 0
 	{
-		echo "# $name: vm-run timed out; its console's last lines:"
+		echo "# $name: $why; its console's last lines:"
 		console_tail "$name" | sed 's/^/#   /'
 		echo "# $name: run once more"
 	} >>"$work/retries"
@@ -85,8 +92,17 @@ vm_booting() {
 		while read -r d; do
 			case $d in */vm-run.*) rm -rf "$d" ;; esac
 		done
-	retried=$((retried + 1))
 	vm "$@"
+}
+
+# retry_reason NAME: why the run is worth one more, or fails if it is not.
+retry_reason() {
+	case $(cat "$work/$1.rc") in
+	124) echo "vm-run timed out" ;;
+	123) grep -q '^vm-run: the emulator crashed' "$work/$1.err" &&
+		grep -m1 -A1 '^vm-run: the emulator crashed' "$work/$1.err" | tail -n1 | sed 's/^ *//' ;;
+	*) return 1 ;;
+	esac
 }
 
 # console_tail NAME: the last lines of the console log vm-run kept.
@@ -142,7 +158,8 @@ has() { # NAME out|err TEXT
 }
 
 # The timeout case sleeps most of its time, so it runs alongside the others.
-vm timeout --timeout "$TIMEOUT" -- sleep 1000 &
+# Its expected end is the timeout, so only an emulator crash reruns it.
+vm_again 123 timeout --timeout "$TIMEOUT" -- sleep 1000 &
 tpid=$!
 
 # The warn module, built for the release.
@@ -281,5 +298,6 @@ check_timeout() { rc_is timeout 124 && has timeout err "timed out after $TIMEOUT
 result timeout "a hung VM is killed by --timeout" check_timeout
 
 [ ! -s "$work/retries" ] || cat "$work/retries"
-echo "# $((n - failed)) of $n passed; $retried run(s) timed out and were run once more"
+retried=$(grep -c ': run once more$' "$work/retries" 2>/dev/null) || retried=0
+echo "# $((n - failed)) of $n passed; $retried run(s) timed out or lost to an emulator crash and were run once more"
 [ $failed -eq 0 ]
