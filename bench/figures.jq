@@ -8,6 +8,22 @@ def us: if . == null then null elif fabs >= 1000000 then (. / 1000 | round)
 def ms: if . == null then null else (. / 100000 | round) / 10 end;
 def pct: if . == null then null else (. * 1000 | round) / 10 end;
 
+# Group 9's figures of one device (bench/mq.sh's .mq): $g names the group,
+# $k prefixes the keys.
+def mqfigs($g; $k):
+    (.cases[] |
+      { group: $g, key: "\($k)/\(.qdisc)/pps", label: "\(.qdisc): frames/s", value: .pps, unit: "/s" },
+      { group: $g, key: "\($k)/\(.qdisc)/ratio", label: "\(.qdisc): against mq + pfifo_fast",
+        value: .ratio_to_mq_pfifo_fast, unit: "x" }),
+    (.pause.gaps[] |
+      { group: $g, key: "\($k)/gap/\(.form)/\(.queue)",
+        label: "\(.form), queue \(.queue): gap for 102.4 ms of PAUSE (median)",
+        value: (.median_us / 1000 | . * 100 | round / 100), unit: "ms" },
+      (select(.stop_median_us != null) |
+      { group: $g, key: "\($k)/stop/\(.form)/\(.queue)",
+        label: "\(.form), queue \(.queue): PAUSE sent -> queue's gap began (median)",
+        value: .stop_median_us, unit: "us" }));
+
 # The cost figures (groups 1 and 2) of a run: $g1/$g2 name the groups, $k
 # prefixes the keys, $u is the unit of a rate.
 def costs($g1; $g2; $k; $u):
@@ -189,15 +205,7 @@ def figures:
       { group: "7 event storm (PFC toggling 8 priorities; no listener is the peer)",
         key: "storm/suppressed", label: "listener: events suppressed", value: .events_suppressed, unit: "events" })),
     (.mq // empty | select(.cases) |
-      (.cases[] |
-        { group: "9 multiqueue (2 TX queues, 2 CPUs, 64 B; mq + pfifo_fast is the peer)",
-          key: "mq/\(.qdisc)/pps", label: "\(.qdisc): frames/s", value: .pps, unit: "/s" },
-        { group: "9 multiqueue (2 TX queues, 2 CPUs, 64 B; mq + pfifo_fast is the peer)",
-          key: "mq/\(.qdisc)/ratio", label: "\(.qdisc): against mq + pfifo_fast",
-          value: .ratio_to_mq_pfifo_fast, unit: "x" }),
-      (.pause.gaps[] |
-        { group: "9 multiqueue (2 TX queues, 2 CPUs, 64 B; mq + pfifo_fast is the peer)",
-          key: "mq/gap/\(.form)/\(.queue)",
-          label: "\(.form), queue \(.queue): gap for 102.4 ms of PAUSE (median)",
-          value: (.median_us / 1000 | . * 100 | round / 100), unit: "ms" }))
+      mqfigs("9 multiqueue (2 TX queues, 2 CPUs, 64 B; mq + pfifo_fast is the peer)"; "mq")),
+    (.nic_mq // empty | to_entries[] | .key as $m | .value | select(.cases) |
+      mqfigs("9 multiqueue on \($m) (\(.queues) TX queues, 2 CPUs, 64 B; mq + pfifo_fast is the peer)"; "mq/\($m)"))
   ];

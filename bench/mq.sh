@@ -26,7 +26,17 @@
 # Then pause exactness per queue: a stream on each queue (fctest, 2000
 # datagrams/s, one per queue through a queue_mapping filter), a PAUSE of
 # 20000 quanta at 100 Mb/s (102.4 ms) from r0; each queue's gap at the
-# receiver against the pause time, for mq + flowctl and for root flowctl.
+# receiver against the pause time, and how long after the PAUSE frame left
+# r0 each queue's last datagram before the gap arrived (at 2000 datagrams/s
+# a queue, one datagram per 500 us of it), for mq + flowctl and for root
+# flowctl.
+#
+# With BENCH_MQ_NIC=MODEL (bench/nic.sh sets it for igb) m0 and r0 are the
+# two ends of that model's NIC pair (scripts/vm-run --nic, $FLOWCTL_NICS)
+# instead of a veth: the driver's TX queues in use (real_num_tx_queues: igb
+# has one per vCPU, up to 8), the frames addressed to r0's MAC (the NIC
+# filters others out before it counts them; r0's stack drops them at IP),
+# XPS sending CPU n to queue n on queues 0 and 1 and no CPU to the others.
 #
 # Usage: bench/mq.sh OUT.json
 set -u
@@ -46,14 +56,49 @@ else
 fi
 [ "$(nproc)" -ge 2 ] || fail "two CPUs wanted, the VM has $(nproc)"
 QDISCS=("mq + pfifo_fast" "root flowctl" "mq + flowctl")
+NIC=${BENCH_MQ_NIC:-}
+
+# carrier DEV [NS]: waits up to 10 s for DEV's carrier (an emulated NIC
+# negotiates its link after up).
+carrier()
+{
+	local i ns=(${2:+ip netns exec "$2"})
+
+	for ((i = 0; i < 100; i++)); do
+		[ "$("${ns[@]}" cat "/sys/class/net/$1/carrier" 2>/dev/null)" = 1 ] && return 0
+		nap 0.1
+	done
+	fail "$1 has no carrier after 10 s"
+}
 
 setup_ns R
-ip link add name m0 numtxqueues 2 numrxqueues 2 type veth \
-	peer name r0 numtxqueues 2 numrxqueues 2 netns "$R" || fail "veth"
+if [ -n "$NIC" ]; then
+	i0='' i1=''
+	for p in ${FLOWCTL_NICS:-}; do
+		IFS=, read -r m mac0 mac1 <<<"$p"
+		[ "$m" = "$NIC" ] || continue
+		i0=$(nic_of "$mac0") && i1=$(nic_of "$mac1") && break
+	done
+	[ -n "$i0" ] && [ -n "$i1" ] || fail "no $NIC NIC pair in this VM (vm-run --nic $NIC)"
+	ip link set dev "$i0" down && ip link set dev "$i0" name m0 &&
+		ip link set dev "$i1" down && ip link set dev "$i1" netns "$R" &&
+		ip -n "$R" link set dev "$i1" name r0 || fail "the $NIC pair as m0 and r0"
+	DST_MAC=$(mac_of "$R" r0)
+else
+	ip link add name m0 numtxqueues 2 numrxqueues 2 type veth \
+		peer name r0 numtxqueues 2 numrxqueues 2 netns "$R" || fail "veth"
+fi
 ip link set dev m0 up
 ip -n "$R" link set dev r0 up
-echo 1 >/sys/class/net/m0/queues/tx-0/xps_cpus || fail "XPS on tx-0"
-echo 2 >/sys/class/net/m0/queues/tx-1/xps_cpus || fail "XPS on tx-1"
+carrier m0
+carrier r0 "$R"
+NQ=$(find /sys/class/net/m0/queues -maxdepth 1 -name 'tx-*' | wc -l)
+[ "$NQ" -ge 2 ] || fail "m0 has $NQ TX queue(s) in use, two wanted"
+for ((i = 0; i < NQ; i++)); do
+	x=0
+	[ $i -lt 2 ] && x=$((1 << i))
+	echo $x >"/sys/class/net/m0/queues/tx-$i/xps_cpus" || fail "XPS on tx-$i"
+done
 
 # qdisc Q: m0's qdisc becomes one of QDISCS.
 qdisc()
@@ -70,8 +115,22 @@ qdisc()
 	"mq + flowctl") child=flowctl ;;
 	esac
 	tc qdisc add dev m0 root handle 1: mq || fail "mq on m0"
-	tc qdisc replace dev m0 parent 1:1 $child &&
-		tc qdisc replace dev m0 parent 1:2 $child || fail "$child under mq"
+	children "" $child
+}
+
+# children NS QDISC [OPTIONS...]: QDISC on each of m0's TX queues in use
+# under mq 1:, the first with OPTIONS.
+children()
+{
+	local ns=(${1:+ip netns exec "$1"}) i opts
+
+	shift
+	for ((i = 1; i <= NQ; i++)); do
+		opts=()
+		[ $i -gt 1 ] || opts=("${@:2}")
+		"${ns[@]}" tc qdisc replace dev m0 parent 1:$i "$1" "${opts[@]}" ||
+			fail "$1 under mq on queue $((i - 1))"
+	done
 }
 
 pg_reset
@@ -103,8 +162,9 @@ for ((round = 1; round <= ROUNDS; round++)); do
 		# What each queue's child sent: both queues carried frames.
 		[ "$q" = "root flowctl" ] ||
 			SPLIT[$q]=$(tc -j -s qdisc show dev m0 |
-				jq -r '[.[] | select(.parent == "1:1" or .parent == "1:2")] |
-					sort_by(.parent) | map(.packets | tostring) | join(" ")')
+				jq -r '[.[] | select(.parent | startswith("1:"))] |
+					sort_by(.parent | ltrimstr("1:") | tonumber) |
+					map(.packets | tostring) | join(" ")')
 	done
 done
 pg_reset
@@ -120,6 +180,8 @@ ip -n "$B" link set dev r0 down
 ip -n "$B" link set dev r0 name b0 || fail "r0 renamed b0"
 ip -n "$A" link set dev m0 up
 ip -n "$B" link set dev b0 up
+carrier m0 "$A"
+carrier b0 "$B"
 ip -n "$A" addr add 198.18.0.1/24 dev m0
 ip -n "$B" addr add 198.18.0.2/24 dev b0
 ip -n "$A" neigh add 198.18.0.2 lladdr "$(mac_of "$B" b0)" dev m0 nud permanent
@@ -132,22 +194,22 @@ done
 INTERVAL_US=500
 TMP=$BENCH_TMP
 MAC_B=$(mac_of "$B" b0)
-declare -A GAPS_OF
+declare -A GAPS_OF STOPS_OF
 progress "pause exactness: 20000 quanta at 100 Mb/s, a stream per queue, $GAPS pauses per form"
 for form in "mq + flowctl" "root flowctl"; do
 	if [ "$form" = "root flowctl" ]; then
 		ip netns exec "$A" tc qdisc replace dev m0 root flowctl speed 100 ||
 			fail "root flowctl"
 	else
-		ip netns exec "$A" tc qdisc replace dev m0 root handle 1: mq &&
-			ip netns exec "$A" tc qdisc replace dev m0 parent 1:1 flowctl speed 100 &&
-			ip netns exec "$A" tc qdisc replace dev m0 parent 1:2 flowctl ||
-			fail "mq + flowctl"
+		ip netns exec "$A" tc qdisc replace dev m0 root handle 1: mq || fail "mq"
+		children "$A" flowctl speed 100
 	fi
 	for ((n = 0; n < GAPS; n++)); do
 		stream 400 "5000:0 5001:0" 0 "$(pause_hex "$MAC_B" 20000)" >/dev/null 2>&1
 		GAPS_OF[$form/0]+="${GAP_AT[5000]:-0} "
 		GAPS_OF[$form/1]+="${GAP_AT[5001]:-0} "
+		STOPS_OF[$form/0]+="${GAP_AT_START[5000]:-0} "
+		STOPS_OF[$form/1]+="${GAP_AT_START[5001]:-0} "
 	done
 	ip netns exec "$A" tc qdisc del dev m0 root
 done
@@ -160,12 +222,14 @@ done
 	for form in "mq + flowctl" "root flowctl"; do
 		for qn in 0 1; do
 			# shellcheck disable=SC2086
-			printf 'gap\t%s\t%s\t%s\t%s\n' "$form" "$qn" "$(median ${GAPS_OF[$form/$qn]})" "${GAPS_OF[$form/$qn]% }"
+			printf 'gap\t%s\t%s\t%s\t%s\t%s\t%s\n' "$form" "$qn" \
+				"$(median ${GAPS_OF[$form/$qn]})" "${GAPS_OF[$form/$qn]% }" \
+				"$(median ${STOPS_OF[$form/$qn]})" "${STOPS_OF[$form/$qn]% }"
 		done
 	done
 } >"$BENCH_TMP/mq"
 
-jq -R -s --argjson rounds "$ROUNDS" --arg run_s "$RUN_S" '
+jq -R -s --argjson rounds "$ROUNDS" --arg run_s "$RUN_S" --arg nic "$NIC" --argjson nq "$NQ" '
 	def r3($n; $d): if $d > 0 then ($n / $d * 1000 | round) / 1000 else null end;
 	[split("\n")[] | select(length > 0) | split("\t")] as $l |
 	[$l[] | select(.[0] == "pps") |
@@ -174,11 +238,13 @@ jq -R -s --argjson rounds "$ROUNDS" --arg run_s "$RUN_S" '
 	($p[] | select(.qdisc == "mq + pfifo_fast") | .pps) as $base |
 	($p[] | select(.qdisc == "root flowctl") | .pps) as $root |
 	{ mq: {
-	    frame_bytes: 64, senders: 2, queues: 2, rounds: $rounds, run_s: ($run_s | tonumber),
+	    nic: (if $nic == "" then "veth" else $nic end),
+	    frame_bytes: 64, senders: 2, queues: $nq, rounds: $rounds, run_s: ($run_s | tonumber),
 	    cases: [$p[] | . + { ratio_to_mq_pfifo_fast: r3(.pps; $base), ratio_to_root_flowctl: r3(.pps; $root) }],
 	    pause: { quanta: 20000, speed_mbps: 100, expected_us: 102400,
 	      gaps: [$l[] | select(.[0] == "gap") |
 	        { form: .[1], queue: (.[2] | tonumber), median_us: (.[3] | tonumber),
-	          gaps_us: (.[4] | split(" ") | map(tonumber)) }] } } }' \
+	          gaps_us: (.[4] | split(" ") | map(tonumber)),
+	          stop_median_us: (.[5] | tonumber), stops_us: (.[6] | split(" ") | map(tonumber)) }] } } }' \
 	"$BENCH_TMP/mq" >"$OUT" || fail "could not build the JSON"
 progress "done: $(jq -c '[.mq.cases[] | {qdisc, pps}]' "$OUT")"

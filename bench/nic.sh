@@ -9,7 +9,8 @@
 # adds to veth: the frames its TX ring and qemu's emulated wire still hold
 # when the gate closes (they reach the partner after it: "leaked"), and the
 # wire's time in arrival-to-gate. Not in the default groups (it needs the
-# NIC pairs): BENCH_GROUPS=nic make bench.
+# NIC pairs): BENCH_GROUPS=nic make bench. Then bench/mq.sh on the igb pair
+# (multiqueue: mq + pfifo_fast, root flowctl and mq + flowctl).
 #
 # Usage: bench/nic.sh OUT.json
 set -u
@@ -50,5 +51,14 @@ for m in "${runs[@]}"; do
 		datagram_spacing_ns: .pause_accuracy.datagram_spacing_ns,
 		times: [.pause_accuracy.times[] | { requested_ns, samples, median_error_ns,
 			worst_error_ns, median_error_share, median_longest_gap_error_ns }] } }' "$BENCH_TMP/$m.json"
-done | jq -s '{ nic: add }' >"$OUT" || fail "could not build the JSON"
+done | jq -s '{ nic: add }' >"$BENCH_TMP/nic.json" || fail "could not build the JSON"
+# Group 9's figures on the igb pair: its TX queues in use, under mq.
+mq='{}'
+if [[ " ${models[*]} " == *" igb "* ]]; then
+	progress "igb: mq (bench/mq.sh)"
+	BENCH_MQ_NIC=igb "$(dirname "$0")/mq.sh" "$BENCH_TMP/mq-igb.json" || fail "mq.sh on igb"
+	mq=$(jq -c '{ igb: .mq }' "$BENCH_TMP/mq-igb.json") || fail "mq.sh on igb: no JSON"
+fi
+jq --argjson mq "$mq" '. + { nic_mq: $mq }' "$BENCH_TMP/nic.json" >"$OUT" ||
+	fail "could not build the JSON"
 progress "done: $(jq -c '.nic | map_values(.leaked_packets)' "$OUT")"

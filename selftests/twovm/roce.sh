@@ -13,16 +13,23 @@
 #   a1 rxe1 flowctl 10 Mb/s ===== [      s2 flowctl (tx) -+ ]
 #   198.18.0.3
 #
-# The RoCE traffic is marked DSCP 26 (traffic class 104): priority 3 where
-# a port trusts DSCP (all of them do). Phases, one sender (rxe0):
+# The RoCE traffic is marked DSCP 26 (traffic class 104). The switch's
+# ports trust DSCP; A's take their DSCP map from the switch, as hosts do
+# from a data-center switch: s0 and s2 run DCBX agents (not willing) whose
+# APP TLV says DSCP 26 is priority 3 (`dcb app add ... dscp-prio 26:3`),
+# and a0 and a1 run willing agents, which also take the switch's PFC
+# configuration in every phase (PFC on 3 when the switch's port is in mode
+# pfc, none otherwise) and its ETS. A DSCP 26 ping leaving a0 and a1
+# before and after the adoption shows the priority it went on. Phases, one
+# sender (rxe0):
 #   lossy   s0 tx off: s1 drops what it cannot send
 #   pause   s0 tx on, link PAUSE
-#   pfc     s0 and a0 PFC on priority 3 only
+#   pfc     s0 PFC on priority 3 only, and a0 by DCBX
 # ib_write_bw writes ITERS x 64 KB on two QPs from A (client) to B (server), and
 # ib_send_lat (64 B, the same class) measures the latency RoCE sees
 # meanwhile. Then incast, both senders at once into b0:
 #   incast-lossy  s0 and s2 tx off
-#   incast-pfc    s0, s2, a0 and a1 PFC on priority 3
+#   incast-pfc    s0 and s2 PFC on priority 3, a0 and a1 by DCBX
 # Each half saves what perftest reported, its rxe counters (summed over its
 # RDMA devices) and the switch's or the host's flowctl counters.
 #
@@ -81,6 +88,7 @@ if [ "$role" = b ]; then
 	for d in s0 s1 s2 br0 lo; do ip -n S link set "$d" up; done
 	ip link set b0 up
 	ip addr add 198.18.0.2/24 dev b0
+	agents=()
 	for d in s0 s1 s2; do
 		ip netns exec S tc qdisc add dev $d root flowctl || die "flowctl on $d"
 	done
@@ -98,9 +106,13 @@ if [ "$role" = b ]; then
 	# priority the RoCE class starves it and the runs cannot end.
 	ip netns exec S flowctl set dev s1 rate 3mbit limit 160k trust dscp ets 1:10,3:90 ||
 		die "s1 rate"
+	# s0 and s2 recommend A's ETS over DCBX: the same shares.
 	for d in s0 s2; do
 		ip netns exec S flowctl set dev $d speed 100 xoff 20k xon 10k trust dscp \
-			prio 3 xoff 20k xon 10k || die "$d thresholds"
+			prio 3 xoff 20k xon 10k ets 1:10,3:90 || die "$d thresholds"
+		ip netns exec S dcb app add dev $d dscp-prio 26:3 || die "dcb app on $d"
+		ip netns exec S flowctl -j dcbx dev $d willing off >"$dir/dcbx.$d.log" 2>&1 &
+		agents+=($!)
 	done
 	rdma link add rxe0 type rxe netdev b0 || die "rdma link add"
 	ip -j link show dev b0 | jq -r '.[0].address' >"$dir/b.mac.new"
@@ -159,6 +171,8 @@ if [ "$role" = b ]; then
 		mv "$dir/$p.b.new" "$dir/$p.b.json"
 		say "$p: $(cat "$dir/$p.b.json")"
 	done
+	kill "${agents[@]}" 2>/dev/null
+	wait "${agents[@]}" 2>/dev/null
 	exit 0
 fi
 
@@ -174,8 +188,9 @@ for d in a0 a1; do
 	tc qdisc add dev $d root flowctl || die "flowctl on $d"
 	# ETS as at s1: strict priority would hold perftest's TCP exchange
 	# (priority 0) behind the RoCE class whenever the gate opens, and
-	# ib_send_lat would start only after the bulk transfer ended.
-	flowctl set dev $d speed 100 rate 10mbit trust dscp ets 1:10,3:90 || die "$d rate"
+	# ib_send_lat would start only after the bulk transfer ended. No DSCP
+	# map of its own: the switch's comes by DCBX.
+	flowctl set dev $d speed 100 rate 10mbit mode pause ets 1:10,3:90 || die "$d rate"
 done
 rdma link add rxe0 type rxe netdev a0 || die "rdma link add rxe0"
 rdma link add rxe1 type rxe netdev a1 || die "rdma link add rxe1"
@@ -191,17 +206,60 @@ for ((i = 0; i < 100; i++)); do
 done
 [ $i -lt 100 ] || die "B does not answer across the wire of a0"
 ping -c 1 -W 5 -I a1 198.18.0.2 >/dev/null 2>&1 || die "B does not answer across the wire of a1"
+
+# probe DEV: the priorities on which DSCP 26 pings (RoCE's class) left DEV.
+probe()
+{
+	local b a
+
+	b=$(flowctl -j -s show dev "$1" | jq -c '[.[0].prio[].tx_packets]')
+	ping -c 3 -i 0.2 -W 2 -Q "$TCLASS" -I "$1" 198.18.0.2 >/dev/null 2>&1
+	a=$(flowctl -j -s show dev "$1" | jq -c '[.[0].prio[].tx_packets]')
+	jq -nc --argjson b "$b" --argjson a "$a" '[range(8) | select($a[.] > $b[.])]'
+}
+# view DEV: what DCBX sets on DEV: [mode, PFC's priorities (null in mode
+# pause), trust, DSCP map].
+view()
+{
+	flowctl -j show dev "$1" |
+		jq -c '.[0] | [.mode, (if .mode == "pfc" then .pfc_prios else null end), .trust, (.dscp_prio // [])]'
+}
+# adopted WANT: waits up to 30 s for both ports to show WANT (view's).
+adopted()
+{
+	local i
+
+	for ((i = 0; i < 300; i++)); do
+		[ "$(view a0)" = "$1" ] && [ "$(view a1)" = "$1" ] && return 0
+		sleep 0.1
+	done
+	die "DCBX did not give a0 and a1 $1 within 30 s (a0 $(view a0), a1 $(view a1))"
+}
+before0=$(probe a0) before1=$(probe a1) own=$(view a0)
+agents=()
+for d in a0 a1; do
+	flowctl -j dcbx dev $d willing on >"$dir/dcbx.$d.log" 2>&1 &
+	agents+=($!)
+done
+# The switch starts in the lossy phase's mode pause: PFC on no priority.
+adopted '["pause",null,"dscp",[[26,3]]]'
+jq -nc --argjson b0 "$before0" --argjson b1 "$before1" --argjson a0 "$(probe a0)" \
+	--argjson a1 "$(probe a1)" --argjson own "$own" --argjson view "$(view a0)" \
+	'{own: $own, before: [$b0, $b1], view: $view, after: [$a0, $a1]}' >"$dir/app.a.new"
+mv "$dir/app.a.new" "$dir/app.a.json"
+say "app: $(cat "$dir/app.a.json")"
 for p in $PHASES; do
 	for d in a0 a1; do
-		case $p in
-		pfc | incast-pfc) flowctl set dev $d mode pfc pfc-prios 3 || die "$d pfc" ;;
-		*) flowctl set dev $d mode pause || die "$d pause" ;;
-		esac
 		flowctl stats reset dev $d
 	done
 	counters "$p.before"
 	touch "$dir/$p.go"
 	waitfile "$dir/$p.ready" 120
+	# B set its ports' mode before it was ready: DCBX brings it here.
+	case $p in
+	pfc | incast-pfc) adopted '["pfc",[3],"dscp",[[26,3]]]' ;;
+	*) adopted '["pause",null,"dscp",[[26,3]]]' ;;
+	esac
 	echo "bulk-start $(date +%s.%N)" >"$dir/$p.times"
 	timeout "$LIMIT" ib_write_bw -d rxe0 "${BW[@]}" -p 18515 198.18.0.2 \
 		>"$dir/$p.client.txt" 2>&1 &
@@ -232,4 +290,6 @@ for p in $PHASES; do
 		>"$dir/$p.a.json"
 	say "$p: $(cat "$dir/$p.a.json"); $(grep -E '^ *65536' "$dir/$p.client.txt" | tail -1)"
 done
+kill "${agents[@]}" 2>/dev/null
+wait "${agents[@]}" 2>/dev/null
 exit 0
