@@ -21,7 +21,7 @@
 #   | dcbx willing on  |        | ets 0:40,3:60, unwilling |
 #   +------------------+        +--------------------------+
 
-ALL_TESTS="willing_adopts peer_reported shutdown_reverts ttl_expiry_reverts mismatch_reported malformed_counted bad_tlv_costs_itself app_adopted cee_adopts cee_auto cee_mismatch lldpd_partner both_willing no_dcbx_tlvs other_agent_stops prompt_and_fast link_down bridge_port"
+ALL_TESTS="willing_adopts peer_reported shutdown_reverts ttl_expiry_reverts mismatch_reported malformed_counted bad_tlv_costs_itself app_adopted cee_adopts cee_auto cee_mismatch lldpd_partner lldpd_carries both_willing no_dcbx_tlvs other_agent_stops prompt_and_fast link_down bridge_port"
 source "$(dirname "$0")/lib.sh"
 require_cmd jq tc tcpdump tshark bc dcb
 # "Not before the TTL" compares the agent's clock with a sleep: on the
@@ -31,7 +31,7 @@ TIMING_CASES="ttl_expiry_reverts prompt_and_fast"
 # The agent's protocol alone: its requests to the kernel (configuration,
 # partner) are the ones willing_adopts, peer_reported and app_adopted judge.
 USERLAND_CASES="mismatch_reported malformed_counted bad_tlv_costs_itself cee_adopts cee_auto
-	cee_mismatch lldpd_partner both_willing prompt_and_fast"
+	cee_mismatch lldpd_partner lldpd_carries both_willing prompt_and_fast"
 
 TMP=$(mktemp -d)
 AGENTS=()
@@ -363,6 +363,75 @@ lldpd_partner()
 	log_test "lldpd as the partner: the agent adopts its PFC TLV, lldpd sees one neighbour; beside lldpd the agent refuses"
 }
 a0_pfc_is() { [ "$(fc "$A" -j show dev a0 | jq -c '.[0] | [.mode, .pfc_prios]')" = "$1" ]; }
+b0_pfc_is() { [ "$(fc "$B" -j show dev b0 | jq -c '.[0] | [.mode, .pfc_prios]')" = "$1" ]; }
+
+# from_a0 PCAP FIELDS...: one line per LLDPDU a0 sent, FIELDS ';'-separated.
+from_a0()
+{
+	local f=$1
+
+	shift
+	tshark -n -r "$f" -Y "eth.src == 02:00:00:00:dc:01" -T fields -E separator=';' \
+		$(printf -- '-e %s ' "$@") 2>/dev/null
+}
+
+# lldpd on a0, and the agent with other-agents lldpd: lldpd sends the DCBX
+# TLVs beside its own, b0 sees one neighbour and takes a0's PFC, a change
+# goes out at once (not at lldpd's 30 s), and the TLVs leave with the agent.
+lldpd_carries()
+{
+	local rc tcpd pid n subs out
+
+	setup || { check_err 1 "setup failed"; log_test "through lldpd"; return; }
+	lldpd_start "$A" a0 "$TMP/lldpd-a.sock" "$TMP/lldpd-a.log"
+	rc=$?
+	if [ $rc = 4 ]; then
+		log_skip "DCBX through lldpd" "lldpd (scripts/deps.sh unpacks it into the cache)"
+		return
+	fi
+	check_err $rc "lldpd did not start on a0: $(cat "$TMP/lldpd-a.log")"
+	# Without lldpd, other-agents lldpd has nothing to hand its TLVs to.
+	out=$(ip netns exec "$B" timeout 10 flowctl dcbx dev b0 other-agents lldpd 2>&1)
+	check_eq "$?" 1 "flowctl dcbx other-agents lldpd's exit status without lldpd"
+	check_contains "$out" "no lldpd runs" "the refusal says why"
+	fc "$A" set dev a0 mode pfc pfc-prios 3,5
+	ip netns exec "$B" tcpdump -i b0 -U -w "$TMP/b0.pcap" ether proto 0x88cc 2>/dev/null &
+	tcpd=$!
+	sleep 1
+	ip netns exec "$A" env PATH="$LLDPD_DIR/usr/sbin:$PATH" \
+		LD_LIBRARY_PATH="$LLDPD_DIR/usr/lib/x86_64-linux-gnu" \
+		flowctl -j dcbx dev a0 other-agents lldpd lldpd-socket "$TMP/lldpd-a.sock" \
+		>"$TMP/a.ev" 2>&1 &
+	pid=$!
+	agent "$B" b0 "$TMP/b.ev" willing on
+	wait_for 20 b0_pfc_is '["pfc",[3,5]]'
+	check_err $? "b0 did not take a0's PFC through lldpd: $(fc "$B" -j show dev b0 | jq -c '.[0] | [.mode, .pfc_prios]'); a0: $(tail -2 "$TMP/a.ev")"
+	# lldpd sends a changed TLV at once; its interval is 30 s.
+	fc "$A" set dev a0 pfc-prios 4
+	wait_for 5 b0_pfc_is '["pfc",[4]]'
+	check_err $? "b0 did not see a0's change within 5 s: $(fc "$B" -j show dev b0 | jq -c '.[0] | [.mode, .pfc_prios]')"
+	has_event "$TMP/b.ev" multiple-partners
+	check_fail $? "b0's agent heard two neighbours on its port"
+	kill "$pid"
+	wait "$pid"
+	check_eq "$?" 0 "the agent's exit status on SIGTERM"
+	sleep 2
+	kill $tcpd
+	wait $tcpd 2>/dev/null
+	# One neighbour: every LLDPDU from a0 has lldpd's chassis and port.
+	n=$(from_a0 "$TMP/b0.pcap" lldp.chassis.id.mac lldp.port.id.mac lldp.port.id | sort -u | wc -l)
+	check_eq "$n" 1 "distinct (chassis, port) in a0's LLDPDUs (one neighbour)"
+	# lldpd's System Name beside 802.1Qaz's PFC (subtype 11), then, once
+	# the agent left, lldpd's LLDPDUs without it.
+	subs=$(from_a0 "$TMP/b0.pcap" lldp.tlv.system.name lldp.ieee.802_1.subtype)
+	grep -q '^[^;]\+;.*\b11\b' <<<"$subs"
+	check_err $? "no LLDPDU from a0 with lldpd's System Name and a PFC TLV: $(sort -u <<<"$subs" | head -4)"
+	tail -1 <<<"$subs" | grep -q '\b11\b'
+	check_fail $? "a0's last LLDPDU, after the agent stopped, still has the PFC TLV"
+	stop_agents
+	stop_bg
+	log_test "other-agents lldpd: lldpd sends the DCBX TLVs, b0 sees one neighbour and takes them, at once on a change; gone with the agent"
+}
 
 shutdown_reverts()
 {

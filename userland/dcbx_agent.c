@@ -32,6 +32,7 @@
 
 #include "dcbx.h"
 #include "dcbx_agent.h"
+#include "dcbx_lldpd.h"
 #include "dev.h"
 #include "flowctl.h"
 #include "netlink.h"
@@ -43,7 +44,8 @@ void usage_dcbx(FILE *f)
 	fprintf(f,
 		"Usage: flowctl [ -j ] dcbx dev DEV [ willing { on | off } ]\n"
 		"               [ mode { auto | ieee | cee } ] [ interval SECONDS ] [ count N ]\n"
-		"               [ other-agents { refuse | ignore } ]\n"
+		"               [ other-agents { refuse | ignore | lldpd } ]\n"
+		"               [ lldpd-socket PATH ]\n"
 		"       flowctl dcbx help\n"
 		"Runs the DCBX agent of DEV (IEEE 802.1Qaz over LLDP) until SIGINT or\n"
 		"SIGTERM, or N events: sends DEV's PFC and ETS configuration every\n"
@@ -60,6 +62,10 @@ void usage_dcbx(FILE *f)
 		"LLDPDU another agent sends from DEV: two LLDP agents on a port are two\n"
 		"neighbours to the partner, which then turns DCBX off (802.1Qaz).\n"
 		"ignore: run anyway (lldpd told to leave DEV alone, say).\n"
+		"lldpd: where lldpd runs, send nothing ourselves: lldpd sends the DCBX\n"
+		"TLVs as its custom TLVs (lldpcli on its socket, lldpd-socket PATH if not\n"
+		"the default), so the partner sees one neighbour with lldpd's TLVs and\n"
+		"DCBX's; the agent takes them back when it stops.\n"
 		"mode auto (default): IEEE 802.1Qaz, and CEE (DCBX 1.01) from the first\n"
 		"LLDPDU of a partner that sends CEE alone until it sends IEEE or goes;\n"
 		"ieee or cee: that one only. CEE carries PFC and the priority groups\n"
@@ -487,6 +493,17 @@ static void transmit(struct fc_dcbx_agent *a, uint16_t ttl, uint64_t t)
 	if (!len)
 		return;
 	changed = len != a->sent_len || memcmp(buf, a->sent, len);
+	if (a->via_lldpd) {
+		/* lldpd sends at once on a change, then every interval. */
+		if ((changed || a->tx_now) && !fc_lldpd_push(a, buf, len)) {
+			a->tx_now = false;
+			memcpy(a->sent, buf, len);
+			a->sent_len = len;
+		} else if (changed) {
+			a->tx_now = true;	/* tried again at the next tick */
+		}
+		return;
+	}
 	if (t < a->next_tx && !changed && !a->tx_now)
 		return;
 	if (!a->credit) {
@@ -763,7 +780,7 @@ static void receive(struct fc_dcbx_agent *a)
  * lldpd or lldpad in our network namespace: its name and pid into who.
  * Both send LLDPDUs on every port they manage (lldpd: all, by default).
  */
-static bool other_agent(char *who, size_t len)
+static bool other_agent(char *who, size_t len, const char *only)
 {
 	static const char *const names[] = { "lldpd", "lldpad" };
 	char path[64], comm[32], ns[64], self[64];
@@ -795,7 +812,7 @@ static bool other_agent(char *who, size_t len)
 		fclose(f);
 		comm[strcspn(comm, "\n")] = '\0';
 		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-			if (strcmp(comm, names[i]))
+			if (strcmp(comm, names[i]) || (only && strcmp(only, names[i])))
 				continue;
 			snprintf(path, sizeof(path), "/proc/%.16s/ns/net", e->d_name);
 			n = readlink(path, ns, sizeof(ns) - 1);
@@ -877,14 +894,31 @@ static int agent_open(struct fc_dcbx_agent *a)
 		fprintf(stderr, "no such device %s\n", a->dev);
 		return EXIT_FAIL;
 	}
-	if (!a->ignore_others && other_agent(who, sizeof(who))) {
+	if (a->via_lldpd) {
+		if (other_agent(who, sizeof(who), "lldpad")) {
+			fprintf(stderr,
+				"Error: dcbx: %s runs in this network namespace: it negotiates DCBX\n"
+				"itself (Documentation/dcb.md). Let one agent speak for %s.\n",
+				who, a->dev);
+			return EXIT_FAIL;
+		}
+		if (!other_agent(who, sizeof(who), "lldpd")) {
+			fprintf(stderr,
+				"Error: dcbx: other-agents lldpd, but no lldpd runs in this network\n"
+				"namespace: start it, or run without other-agents lldpd.\n");
+			return EXIT_FAIL;
+		}
+		if (fc_lldpd_probe(a))
+			return EXIT_FAIL;
+	} else if (!a->ignore_others && other_agent(who, sizeof(who), NULL)) {
 		fprintf(stderr,
 			"Error: dcbx: %s runs in this network namespace and sends LLDPDUs on the\n"
 			"ports it manages: with flowctl's on %s the partner sees two neighbours and\n"
 			"turns DCBX off (802.1Qaz). Let one agent speak for %s: stop it (lldpad\n"
 			"negotiates DCBX itself on a flowctl port: Documentation/dcb.md), or keep it\n"
-			"off %s and run flowctl dcbx dev %s other-agents ignore.\n",
-			who, a->dev, a->dev, a->dev, a->dev);
+			"off %s and run flowctl dcbx dev %s other-agents ignore; or, for lldpd,\n"
+			"let it send the DCBX TLVs: flowctl dcbx dev %s other-agents lldpd.\n",
+			who, a->dev, a->dev, a->dev, a->dev, a->dev);
 		return EXIT_FAIL;
 	}
 	a->fd = socket(AF_PACKET, SOCK_RAW, htons(LLDP_ETHERTYPE));
@@ -908,13 +942,15 @@ static int agent_open(struct fc_dcbx_agent *a)
 		fprintf(stderr, "dcbx: binding to %s: %s\n", a->dev, strerror(errno));
 		return EXIT_FAIL;
 	}
-	return a->ignore_others ? EXIT_OK : tap_open(a);
+	/* lldpd's LLDPDUs leave from the port by design there. */
+	return a->ignore_others || a->via_lldpd ? EXIT_OK : tap_open(a);
 }
 
 static int parse_args(int argc, char **argv, struct fc_dcbx_agent *a)
 {
 	static const char *const words[] = {
-		"dev", "willing", "interval", "count", "help", "other-agents", "mode", NULL,
+		"dev", "willing", "interval", "count", "help", "other-agents", "mode",
+		"lldpd-socket", NULL,
 	};
 	uint64_t v;
 	bool b;
@@ -932,8 +968,9 @@ static int parse_args(int argc, char **argv, struct fc_dcbx_agent *a)
 			return missing_value(words[k], k == 0 ? "a device name" :
 					     k == 1 ? "on or off" : k == 2 ?
 					     "seconds 1..16383" : k == 5 ?
-					     "refuse or ignore" : k == 6 ?
-					     "auto, ieee or cee" : "a number of events");
+					     "refuse, ignore or lldpd" : k == 6 ?
+					     "auto, ieee or cee" : k == 7 ?
+					     "lldpd's control socket" : "a number of events");
 		switch (k) {
 		case 0:
 			if (fc_check_dev_name(argv[1]))
@@ -954,13 +991,19 @@ static int parse_args(int argc, char **argv, struct fc_dcbx_agent *a)
 			a->interval_ns = v;
 			break;
 		case 5:
+			a->ignore_others = a->via_lldpd = false;
 			if (matches(argv[1], "refuse"))
-				a->ignore_others = false;
+				;
 			else if (matches(argv[1], "ignore"))
 				a->ignore_others = true;
+			else if (matches(argv[1], "lldpd"))
+				a->via_lldpd = true;
 			else
 				return bad_value("other-agents", argv[1], -EINVAL,
-						 "refuse or ignore");
+						 "refuse, ignore or lldpd");
+			break;
+		case 7:
+			a->lldpd_sock = argv[1];
 			break;
 		case 6:
 			if (matches(argv[1], "auto"))
@@ -984,6 +1027,10 @@ static int parse_args(int argc, char **argv, struct fc_dcbx_agent *a)
 	}
 	if (!a->dev) {
 		fprintf(stderr, "Error: dcbx needs dev DEV\n");
+		return EXIT_USAGE;
+	}
+	if (a->lldpd_sock && !a->via_lldpd) {
+		fprintf(stderr, "Error: dcbx: lldpd-socket goes with other-agents lldpd\n");
 		return EXIT_USAGE;
 	}
 	return EXIT_OK;
@@ -1092,7 +1139,10 @@ int cmd_dcbx(int argc, char **argv)
 	/* Leaving: tell the partner (TTL 0), and give the port its own back,
 	 * unless someone has set it since.
 	 */
-	send_lldpdu(&a, 0);
+	if (a.via_lldpd)
+		fc_lldpd_clear(&a);
+	else
+		send_lldpdu(&a, 0);
 	if (a.have_peer) {
 		a.have_peer = false;
 		tell_peer(&a);

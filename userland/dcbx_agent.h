@@ -17,6 +17,15 @@ struct view {
 	uint8_t dscp[64];	/* the APP table's DSCP map (FLOWCTL_A_DEV_DSCP_PRIOS) */
 };
 
+/* A TLV handed to lldpd (other-agents lldpd): len -1 when it holds none. */
+#define LLDPD_TLVS	8
+#define LLDPD_TLV_MAX	507	/* 802.1AB's TLV length less OUI and subtype */
+struct fc_lldpd_tlv {
+	uint8_t oui[3], subtype;
+	int len;
+	uint8_t info[LLDPD_TLV_MAX];
+};
+
 struct fc_dcbx_agent {
 	const char *dev;
 	unsigned int ifindex;
@@ -24,6 +33,10 @@ struct fc_dcbx_agent {
 	bool willing;
 	bool ignore_others;	/* other-agents ignore */
 	bool other_agent;	/* another agent's LLDPDU left from our port */
+	bool via_lldpd;		/* other-agents lldpd: lldpd sends our TLVs */
+	const char *lldpd_sock;	/* lldpd-socket: lldpcli -u */
+	struct fc_lldpd_tlv lldpd[LLDPD_TLVS];
+	size_t lldpd_n;
 	uint64_t interval_ns, count, events;
 	int fd, tap_fd;		/* LLDP in; outgoing LLDPDUs (other agents) */
 	struct fc_nl nl;
