@@ -423,11 +423,12 @@ lldpd_carries()
 	check_eq "$n" 1 "distinct (chassis, port) in a0's LLDPDUs (one neighbour)"
 	# lldpd's System Name beside 802.1Qaz's PFC (subtype 11), then, once
 	# the agent left, lldpd's LLDPDUs without it.
+	# (tshark prints the subtypes in hex: PFC is 0x0b.)
 	subs=$(from_a0 "$TMP/b0.pcap" lldp.tlv.system.name lldp.ieee.802_1.subtype)
-	grep -q '^[^;]\+;.*\b11\b' <<<"$subs"
+	grep -q '^[^;]\+;.*0x0b' <<<"$subs"
 	check_err $? "no LLDPDU from a0 with lldpd's System Name and a PFC TLV: $(sort -u <<<"$subs" | head -4)"
-	tail -1 <<<"$subs" | grep -q '\b11\b'
-	check_fail $? "a0's last LLDPDU, after the agent stopped, still has the PFC TLV"
+	tail -1 <<<"$subs" | grep -q '0x0b'
+	check_fail $? "a0's last LLDPDU, after the agent stopped, still has the PFC TLV: $(tail -1 <<<"$subs")"
 	stop_agents
 	stop_bg
 	log_test "other-agents lldpd: lldpd sends the DCBX TLVs, b0 sees one neighbour and takes them, at once on a change; gone with the agent"
