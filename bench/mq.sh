@@ -84,6 +84,8 @@ if [ -n "$NIC" ]; then
 		ip link set dev "$i1" down && ip link set dev "$i1" netns "$R" &&
 		ip -n "$R" link set dev "$i1" name r0 || fail "the $NIC pair as m0 and r0"
 	DST_MAC=$(mac_of "$R" r0)
+	# The MAC's own pause off, as on a port flowctl paces (flowctl doctor).
+	ethtool -A m0 autoneg off rx off tx off 2>/dev/null
 else
 	ip link add name m0 numtxqueues 2 numrxqueues 2 type veth \
 		peer name r0 numtxqueues 2 numrxqueues 2 netns "$R" || fail "veth"
@@ -162,7 +164,7 @@ for ((round = 1; round <= ROUNDS; round++)); do
 		# What each queue's child sent: both queues carried frames.
 		[ "$q" = "root flowctl" ] ||
 			SPLIT[$q]=$(tc -j -s qdisc show dev m0 |
-				jq -r '[.[] | select(.parent | startswith("1:"))] |
+				jq -r '[.[] | select((.parent // "") | startswith("1:"))] |
 					sort_by(.parent | ltrimstr("1:") | tonumber) |
 					map(.packets | tostring) | join(" ")')
 	done
