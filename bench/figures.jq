@@ -21,7 +21,7 @@ def mqfigs($g; $k):
         value: (.median_us / 1000 | . * 100 | round / 100), unit: "ms" },
       (select(.stop_median_us != null) |
       { group: $g, key: "\($k)/stop/\(.form)/\(.queue)",
-        label: "\(.form), queue \(.queue): PAUSE sent -> queue's gap began (median)",
+        label: "\(.form), queue \(.queue): stop after the PAUSE (median)",
         value: .stop_median_us, unit: "us" }));
 
 # The cost figures (groups 1 and 2) of a run: $g1/$g2 name the groups, $k
