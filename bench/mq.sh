@@ -19,8 +19,9 @@
 #   +-----------------------------------+      +----------+
 #
 # The peers: mq with pfifo_fast on each queue (Linux's default on a
-# multiqueue NIC), root flowctl (every queue behind one qdisc lock), and
-# mq with a flowctl child on each queue. Each runs ROUNDS times (3; 1 with
+# multiqueue NIC), mq with prio on each queue (a qdisc that, as flowctl,
+# always enqueues and dequeues: no empty-queue bypass), root flowctl (every
+# queue behind one qdisc lock), and mq with a flowctl child on each queue. Each runs ROUNDS times (3; 1 with
 # BENCH_QUICK), interleaved, the best round kept.
 #
 # Then pause exactness per queue: a stream on each queue (fctest, 2000
@@ -47,6 +48,7 @@ OUT=${1:?usage: mq.sh OUT.json}
 need_cmd jq ip tc flowctl
 need_module pktgen
 need_module veth
+need_module sch_prio
 need_module flowctl
 
 if [ "$BENCH_QUICK" = 1 ]; then
@@ -55,7 +57,7 @@ else
 	RUN_S=1 ROUNDS=3 GAPS=5
 fi
 [ "$(nproc)" -ge 2 ] || fail "two CPUs wanted, the VM has $(nproc)"
-QDISCS=("mq + pfifo_fast" "root flowctl" "mq + flowctl")
+QDISCS=("mq + pfifo_fast" "mq + prio" "root flowctl" "mq + flowctl")
 NIC=${BENCH_MQ_NIC:-}
 
 # carrier DEV [NS]: waits up to 10 s for DEV's carrier (an emulated NIC
@@ -114,6 +116,7 @@ qdisc()
 		return
 		;;
 	"mq + pfifo_fast") child=pfifo_fast ;;
+	"mq + prio") child=prio ;;
 	"mq + flowctl") child=flowctl ;;
 	esac
 	tc qdisc add dev m0 root handle 1: mq || fail "mq on m0"
