@@ -330,6 +330,11 @@ replace_forms_under_traffic()
 		check_err $? "replace with the $form form"
 		n=$(fc "$A" -j show | jq '[.[] | select(.ifname == "a0")] | length')
 		check_eq "$n" 1 "$form form: a0 listed once"
+		# doctor: one root flowctl in front of a0's two queues, an info.
+		n=$(fc "$A" -j doctor dev a0 interval 0.1 2>/dev/null |
+			jq '[.findings[] | select(.id == "root-on-multiqueue")] | length')
+		check_eq "$n" "$([ $form = root ] && echo 1 || echo 0)" \
+			"$form form: doctor's root-on-multiqueue findings"
 		ip netns exec "$B" "$FCTEST" raw b0 "$(pause_hex "$MAC_B" 65535)"
 		check_eq "$(fc_get "$A" a0 .prio[0].paused)" true "$form form: PAUSE honored"
 		ip netns exec "$B" "$FCTEST" raw b0 "$(pause_hex "$MAC_B" 0)"
@@ -344,7 +349,7 @@ replace_forms_under_traffic()
 			"datagrams to port $p across the replaces"
 	done
 	check_eq "$(ip netns exec "$A" tc -j qdisc show dev a0 | jq -r '.[0].kind')" mq "root at the end"
-	log_test "replace between the root and mq forms under traffic"
+	log_test "replace between the root and mq forms under traffic; doctor names the root form on two queues"
 }
 
 # mqprio's TX queues take flowctl children as mq's do: one port, one gate.

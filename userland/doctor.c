@@ -41,6 +41,7 @@ enum rule_id {
 	R_MALFORMED,
 	R_PAUSED_BY_PARTNER,
 	R_PAUSING_PARTNER,
+	R_ROOT_MULTIQUEUE,
 	R_NOT_READ,
 };
 
@@ -93,6 +94,8 @@ static const struct {
 		"the partner sent XOFF: its side of the link is the bottleneck" },
 	[R_PAUSING_PARTNER] = { "pausing-partner", FC_DOC_INFO,
 		"we sent XOFF: our egress is congested" },
+	[R_ROOT_MULTIQUEUE] = { "root-on-multiqueue", FC_DOC_INFO,
+		"flowctl is the root qdisc of a device that uses several TX queues: every queue waits behind one qdisc lock, and one CPU at a time dequeues for all of them (under mq, flowctl is one port with a child on each queue)" },
 	[R_NOT_READ] = { "not-read", FC_DOC_INFO,
 		"some facts could not be read, so the rules that need them were not judged" },
 };
@@ -596,6 +599,22 @@ static void judge_counters(struct judge *j, const struct fc_doc_port *p)
 	}
 }
 
+/* One flowctl in front of a device's several TX queues. */
+static void judge_queues(struct judge *j, const struct fc_doc_port *p)
+{
+	char fix[FC_DOC_FIX_LEN];
+	const char *dev = p->ifname;
+
+	if (p->flowctl_queues != 1 || p->nic.channels_err || p->nic.tx_queues < 2)
+		return;
+	snprintf(fix, sizeof(fix),
+		 "tc qdisc replace dev %s root handle 1: mq, then flowctl on each class 1:1..1:%u, then flowctl set again (Documentation/mq.md)",
+		 dev, p->nic.tx_queues);
+	add(j, R_ROOT_MULTIQUEUE, dev, fix,
+	    "ETHTOOL_MSG_CHANNELS_GET: %u TX queues in use; DEV_GET queues: one flowctl (the root qdisc)",
+	    p->nic.tx_queues);
+}
+
 /* Requests that failed for another reason than "the driver has none". */
 static void judge_not_read(struct judge *j, const struct fc_doc_port *p)
 {
@@ -606,6 +625,7 @@ static void judge_not_read(struct judge *j, const struct fc_doc_port *p)
 		{ "ETHTOOL_MSG_LINKMODES_GET", offsetof(struct fc_doc_nic, linkmodes_err) },
 		{ "ETHTOOL_MSG_PAUSE_GET", offsetof(struct fc_doc_nic, pause_err) },
 		{ "ETHTOOL_MSG_FEATURES_GET", offsetof(struct fc_doc_nic, features_err) },
+		{ "ETHTOOL_MSG_CHANNELS_GET", offsetof(struct fc_doc_nic, channels_err) },
 		{ "DCB_CMD_IEEE_GET", offsetof(struct fc_doc_nic, dcb_pfc_err) },
 		{ "DCB_CMD_GDCBX", offsetof(struct fc_doc_nic, dcbx_err) },
 	};
@@ -660,6 +680,7 @@ int fc_doctor_judge(const struct fc_doc_facts *facts, struct fc_doc_report *r)
 		if (p->qdisc) {
 			judge_speed(&j, p);
 			judge_counters(&j, p);
+			judge_queues(&j, p);
 		}
 		judge_not_read(&j, p);
 	}

@@ -52,6 +52,9 @@ struct fc_doc_nic {
 	/* ETHTOOL_A_PAUSE_STAT_*_FRAMES at the first [0] and second [1] reading */
 	bool have_rx_frames[2], have_tx_frames[2];
 	uint64_t rx_frames[2], tx_frames[2];
+	/* ETHTOOL_MSG_CHANNELS_GET: the TX queues in use (tx + combined) */
+	int channels_err;
+	unsigned int tx_queues;		/* 0: not said */
 	/* ETHTOOL_MSG_FEATURES_GET */
 	int features_err;
 	bool rx_all_offered;		/* the driver can switch it (not fixed) */
@@ -82,6 +85,9 @@ struct fc_doc_nic {
 struct fc_doc_port {
 	char ifname[IF_NAMESIZE];
 	bool qdisc;			/* it has flowctl (root or under mq) */
+	unsigned int flowctl_queues;	/* TX queues with a flowctl (DEV_GET
+					 * queues); 0: not read
+					 */
 	bool measured;			/* both readings of the qdisc were taken */
 	struct fc_dev before, after;	/* DEV_GET at the start and the end */
 	uint64_t elapsed_ns;		/* between the two readings */

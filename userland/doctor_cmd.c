@@ -119,6 +119,18 @@ static int first_reading(struct fc_nl *nl, const char *dev, struct fc_doc_facts 
 	return EXIT_OK;
 }
 
+/* How many TX queues have a flowctl (DEV_GET queues): 0 when not read. */
+static unsigned int flowctl_queues(struct fc_nl *nl, const char *dev)
+{
+	struct fc_dev_list l = { 0 };
+	unsigned int n = 0;
+
+	if (!fc_dev_get_queues(nl, dev, &l) && l.n == 1)
+		n = l.dev[0].nqueues;
+	fc_dev_list_free(&l);
+	return n;
+}
+
 /* The ports' counters again; a port gone since the first reading is not measured. */
 static int second_reading(struct fc_nl *nl, const char *dev, struct fc_doc_facts *f,
 			  uint64_t elapsed_ns)
@@ -208,6 +220,8 @@ static int gather(const char *dev, uint64_t interval_ns, struct fc_doc_facts *f)
 	for (i = 0; i < f->nports; i++) {
 		fc_nic_read(&nic, f->port[i].ifname, &f->port[i].nic);
 		any |= f->port[i].qdisc;
+		if (f->port[i].qdisc)
+			f->port[i].flowctl_queues = flowctl_queues(&nl, f->port[i].ifname);
 	}
 	/* Growth needs a flowctl port to read twice. */
 	if (any) {

@@ -226,6 +226,23 @@ static int features_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
+static int channels_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct fc_doc_nic *n = data;
+	const struct nlattr *a;
+
+	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr)) {
+		switch (mnl_attr_get_type(a)) {
+		case ETHTOOL_A_CHANNELS_TX_COUNT:
+		case ETHTOOL_A_CHANNELS_COMBINED_COUNT:
+			if (mnl_attr_get_payload_len(a) >= sizeof(uint32_t))
+				n->tx_queues += mnl_attr_get_u32(a);
+			break;
+		}
+	}
+	return MNL_CB_OK;
+}
+
 /* dcbnl: RTM_GETDCB for dev; the reply's attributes follow struct dcbmsg. */
 static int dcb_talk(struct fc_nic_socks *s, const char *dev, uint8_t cmd,
 		    mnl_cb_t cb, void *data)
@@ -372,12 +389,15 @@ void fc_nic_read(struct fc_nic_socks *s, const char *dev, struct fc_doc_nic *n)
 	if (s->eth_err) {
 		n->linkmodes_err = s->eth_err;
 		n->features_err = s->eth_err;
+		n->channels_err = s->eth_err;
 	} else {
 		n->linkmodes_err = eth_talk(s, eth_req(&s->eth, ETHTOOL_MSG_LINKMODES_GET, dev,
 						      ETHTOOL_FLAG_COMPACT_BITSETS),
 					    linkmodes_cb, n);
 		n->features_err = eth_talk(s, eth_req(&s->eth, ETHTOOL_MSG_FEATURES_GET, dev, 0),
 					   features_cb, n);
+		n->channels_err = eth_talk(s, eth_req(&s->eth, ETHTOOL_MSG_CHANNELS_GET, dev, 0),
+					   channels_cb, n);
 	}
 	fc_nic_read_pause(s, dev, n, 0);
 	n->dcb_pfc_err = dcb_talk(s, dev, DCB_CMD_IEEE_GET, ieee_cb, n);

@@ -330,7 +330,8 @@ DOCTOR_FINDING_TYPES = {"id": str, "severity": str, "ifname": str, "meaning": st
 DOCTOR_IDS = {"no-module", "no-ports", "no-qdisc", "hw-pause-on", "hw-pause-unsupported",
               "mac-consumes-pause", "rx-all-off", "nic-pfc", "nic-dcbx-firmware", "half-duplex",
               "speed-mismatch", "no-speed", "partner-ignored", "rx-ignored", "pause-storm",
-              "malformed", "paused-by-partner", "pausing-partner", "not-read"}
+              "malformed", "paused-by-partner", "pausing-partner", "root-on-multiqueue",
+              "not-read"}
 
 
 def doctor_shape(d, what):

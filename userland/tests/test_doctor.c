@@ -706,6 +706,36 @@ static void test_output(const char *outdir)
 	save(outdir, "doctor-nomodule.json", &f);
 }
 
+/* One flowctl (the root qdisc) in front of several TX queues. */
+static void test_queues(void)
+{
+	const struct fc_doc_finding *x;
+
+	clean(&P);
+	P.flowctl_queues = 1;
+	P.nic.tx_queues = 8;
+	judge();
+	x = fires("root-on-multiqueue", FC_DOC_INFO, "root flowctl, 8 TX queues in use");
+	ktap_ok(has(x, "measured", "8 TX queues") && has(x, "fix", "root handle 1: mq") &&
+		has(x, "fix", "1:1..1:8"), "root-on-multiqueue: the queues counted, mq the fix");
+	KTAP_EQ_U64(fc_doctor_status(&R), EXIT_OK, "root-on-multiqueue alone: exit status 0 (info)");
+	P.flowctl_queues = 8;
+	judge();
+	quiet("root-on-multiqueue", "a flowctl child on each of the 8 queues (mq)");
+	P.flowctl_queues = 1;
+	P.nic.tx_queues = 1;
+	judge();
+	quiet("root-on-multiqueue", "one TX queue in use");
+	P.nic.tx_queues = 8;
+	P.nic.channels_err = EOPNOTSUPP;
+	judge();
+	quiet("root-on-multiqueue", "CHANNELS_GET unsupported: the queues are not known");
+	P.nic.channels_err = 0;
+	P.flowctl_queues = 0;
+	judge();
+	quiet("root-on-multiqueue", "DEV_GET queues not read");
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -722,6 +752,7 @@ int main(int argc, char **argv)
 	test_rx_ignored();
 	test_storm_malformed();
 	test_who_paused();
+	test_queues();
 	test_output(argv[1]);
 	fc_doctor_free(&R);
 	return ktap_finish();
