@@ -320,6 +320,10 @@ static void print_nic(const struct fc_doc_port *p)
 	} else {
 		print_text("link %s", n->linkmodes_err == EOPNOTSUPP ? "not reported" : "not read");
 	}
+	if (!n->channels_err && n->tx_queues)
+		print_u64(PRINT_ANY, "tx_queues", "; TX queues %s", n->tx_queues);
+	if (p->flowctl_queues)
+		print_u64(PRINT_ANY, "flowctl_queues", " (flowctl on %s)", p->flowctl_queues);
 	print_text("; MAC pause");
 	if (!n->pause_err) {
 		print_on_off(PRINT_ANY, "mac_pause_autoneg", " autoneg %s", n->pause_autoneg);

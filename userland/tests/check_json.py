@@ -324,6 +324,7 @@ DOCTOR_PORT_TYPES = {
     "link_autoneg": bool, "mac_pause_autoneg": bool, "mac_pause_rx": bool, "mac_pause_tx": bool,
     "mac_rx_pause_frames": int, "mac_tx_pause_frames": int, "rx_all": bool, "rx_all_fixed": bool,
     "nic_pfc_enable": list, "dcbx_lld_managed": bool, "unsupported": list,
+    "tx_queues": int, "flowctl_queues": int,
 }
 DOCTOR_FINDING_TYPES = {"id": str, "severity": str, "ifname": str, "meaning": str,
                         "measured": str, "fix": str}

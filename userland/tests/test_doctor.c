@@ -617,6 +617,9 @@ static void everything(struct fc_doc_port *p, struct fc_doc_port *q)
 	STAT(p->after, TX_PAUSE) = 3;
 	/* Refreshed: two XOFF in the interval make the storm. */
 	STAT(p->after, RX_PAUSE) = 2;
+	/* One root flowctl in front of four TX queues. */
+	p->nic.tx_queues = 4;
+	p->flowctl_queues = 1;
 
 	clean(q);
 	snprintf(q->ifname, sizeof(q->ifname), "dummy0");
@@ -665,7 +668,7 @@ static void test_output(const char *outdir)
 		"hw-pause-on", "nic-pfc", "nic-dcbx-firmware", "half-duplex",
 		"speed-mismatch", "partner-ignored", "rx-ignored", "pause-storm",
 		"malformed", "paused-by-partner", "pausing-partner", "no-qdisc",
-		"hw-pause-unsupported", "not-read",
+		"hw-pause-unsupported", "not-read", "root-on-multiqueue",
 	};
 	size_t i;
 	char *t;
@@ -684,7 +687,8 @@ static void test_output(const char *outdir)
 	t = report_text(&f, false);
 	ktap_ok(t && strstr(t, "\nveth0: flowctl mode pause rx on tx on pfc-prios 3 speed 1Gb/s (config)\n"),
 		"text: the port and its flowctl configuration");
-	ktap_ok(t && strstr(t, "\n  link 10Gb/s, half duplex, autoneg off; MAC pause autoneg off rx on tx off, "
+	ktap_ok(t && strstr(t, "\n  link 10Gb/s, half duplex, autoneg off; TX queues 4 (flowctl on 1); "
+			     "MAC pause autoneg off rx on tx off, "
 			     "received 9, sent 2; rx-all off; NIC PFC 3; DCBX in the firmware\n"),
 		"text: what the driver said");
 	ktap_ok(t && strstr(t, "\n  error    partner-ignored: the partner does not honor") &&

@@ -57,7 +57,7 @@ veth='ip link add va type veth peer name vb && ip link set va up && ip link set 
 ns "$veth && \$FLOWCTL doctor dev va interval 0.2"
 [ "$(rc)" -eq 3 ] &&
 	grep -q "^va: " "$tmp/out" &&
-	grep -q "^  link 10Gb/s, full duplex, autoneg off; MAC pause unsupported; rx-all off (fixed); NIC PFC unsupported; DCBX unsupported$" "$tmp/out" &&
+	grep -q "^  link 10Gb/s, full duplex, autoneg off; TX queues 1; MAC pause unsupported; rx-all off (fixed); NIC PFC unsupported; DCBX unsupported$" "$tmp/out" &&
 	grep -q "^  error    $first: " "$tmp/out" &&
 	grep -q "^  info     hw-pause-unsupported: " "$tmp/out" &&
 	grep -q "^           read: ETHTOOL_MSG_PAUSE_GET: Operation not supported$" "$tmp/out" &&
