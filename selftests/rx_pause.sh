@@ -174,7 +174,9 @@ pfc_two_times()
 }
 
 # ignored_case DESC HEX: the frame changes nothing on the stream and counts
-# one more rx_ignored.
+# one more rx_ignored. The gap judged is the one around the frame (its
+# 204.8 ms would show there): a VM stall elsewhere in the stream, which the
+# debug kernel has of 100 ms and more, says nothing about the frame.
 ignored_case()
 {
 	local before after
@@ -183,8 +185,8 @@ ignored_case()
 	stream 500 "5000:0 5003:3" 0 "$2"
 	after=$(fc_get "$A" a0 .stats.rx_ignored)
 	check_eq $((after - before)) 1 "$1: rx_ignored delta"
-	check_range "${GAP[5000]}" 0 $UNPAUSED_US "$1: prio 0 gap (us)"
-	check_range "${GAP[5003]}" 0 $UNPAUSED_US "$1: prio 3 gap (us)"
+	check_range "${GAP_AT[5000]}" 0 $UNPAUSED_US "$1: prio 0 gap at the frame (us)"
+	check_range "${GAP_AT[5003]}" 0 $UNPAUSED_US "$1: prio 3 gap at the frame (us)"
 }
 
 mode_switches()
