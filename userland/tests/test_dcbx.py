@@ -10,12 +10,16 @@ usage: test_dcbx.py DCBXDUMP
   malformed ones are refused for the right reason, and a malformed DCBX
   TLV costs only its own feature;
 - tshark's LLDP dissector decodes our TLVs as the 802.1Qaz TLVs they claim
-  to be: ETS Configuration, ETS Recommendation, PFC Configuration.
+  to be: ETS Configuration, ETS Recommendation, PFC Configuration, APP,
+  and CEE's DCBX TLV;
+- tcpdump's LLDP printer (print-lldp.c), a second dissector, reads the same
+  frames the same way, field by field.
 
 Skips (exit 4) when scapy is missing.
 """
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -312,6 +316,66 @@ back = parse(bytes(body))
 ok(back.get("cee", {}).get("seq") == 7 and "pgid" not in back.get("cee", {}) and
    back.get("cee", {}).get("pfc_enable") == 40 and back.get("bad", {}).get("CEE DCBX") == 7,
    "a CEE group's percent above 100 costs the PG sub-TLV alone (PFC read, bad counted)", back)
+# tcpdump's LLDP printer, a dissector written apart from tshark's, reads the
+# same frames. Two of its readings differ from the standards and are judged
+# where they cannot mislead: it prints ETS's CBS bit as (octet >> 6) & 2 (so
+# CBS 1 reads "CBS:2"), and it takes CEE's Application selector from the top
+# two bits of the OUI's first octet, where lldpad (tlv_dcbx.c) and tshark
+# read the bottom two (so a CEE entry's SF and OUI are judged by tshark and
+# lldpad, its protocol and priority map here).
+tcpdump = shutil.which("tcpdump") or ("/usr/bin/tcpdump" if os.access("/usr/bin/tcpdump", os.X_OK) else None)
+
+
+def tcpdump_text(frame):
+    with tempfile.TemporaryDirectory() as tmp:
+        pcap = os.path.join(tmp, "f.pcap")
+        wrpcap(pcap, [Ether(frame)])
+        r = subprocess.run([tcpdump, "-nn", "-vv", "-r", pcap], capture_output=True, text=True)
+    return r.stdout if r.returncode == 0 else ""
+
+
+def row(text, label):
+    """The numbers of the first table row after LABEL ("Value : 1 0 2 ...")."""
+    m = re.search(re.escape(label) + r"[^\n]*\n[^\n]*\n\s*Value\s*:([ \d]+)", text)
+    return [int(x) for x in m.group(1).split()] if m else None
+
+
+if ok(tcpdump is not None, "tcpdump is installed"):
+    t = tcpdump_text(ours("etscfg=1:1:3:" + ETS_ARG, "etsrec=10234567:0,100,0,0,0,0,0,0:0,2,0,0,0,0,0,0",
+                          "pfc=1:1:4:0x28"))
+    cfg, _, rest = t.partition("ETS Recommendation Subtype (10)")
+    rec, _, pfc = rest.partition("Priority Flow Control Configuration Subtype (11)")
+    ok("ETS Configuration Subtype (9)" in cfg and re.search(r"Willing:1, CBS:[1-9], RES:0, Max TCs:3", cfg) and
+       row(cfg, "Priority Assignment Table") == PTC and row(cfg, "TC Bandwidth Table") == BW and
+       row(cfg, "TSA Assignment Table") == TSA,
+       "tcpdump: ETS Configuration: willing, CBS, max TCs, priority table, bandwidths, TSAs", t)
+    ok(row(rec, "Priority Assignment Table") == PTC and row(rec, "TC Bandwidth Table") == [0, 100, 0, 0, 0, 0, 0, 0] and
+       row(rec, "TSA Assignment Table") == [0, 2, 0, 0, 0, 0, 0, 0],
+       "tcpdump: ETS Recommendation tables", rec)
+    ok("Willing: 1, MBC: 1, RES: 0, PFC cap:4" in pfc and row(pfc, "PFC Enable") == [0, 0, 0, 1, 0, 1, 0, 0],
+       "tcpdump: PFC willing, MBC, cap and enable (priorities 3 and 5)", pfc)
+    t = tcpdump_text(ours("pfc=0:0:8:0x08", APP_ARG))
+    got = [tuple(int(x) for x in m) for m in
+           re.findall(r"Priority: (\d+), RES: 0, Sel: (\d+), Protocol ID: (\d+)", t)]
+    ok("Application Priority Subtype (12)" in t and got == APP,
+       "tcpdump: the APP TLV's entries (priority, selector, protocol)", t)
+    t = tcpdump_text(ours("cee=7:5", "ceepg=ew:0001300f:40,0,0,60,0,0,0,0", "ceepfc=ewx:0x28",
+                          "ceeapp=e:1:4791:0x08,0:0x8915:0x20"))
+    ok("DCB Capability Exchange Protocol Rev 1.01 Subtype (2)" in t and
+       re.search(r"Sequence Number: 7\s+Acknowledgement Number: 5", t),
+       "tcpdump: a CEE TLV (Rev 1.01) whose Control says SeqNo 7, AckNo 5", t)
+    flags = re.findall(r"Enable bit: (\d), Willing bit: (\d), Error Bit: (\d)", t)
+    ok(flags == [("1", "1", "0"), ("1", "1", "1"), ("1", "0", "0")],
+       "tcpdump: the CEE features' (PG, PFC, App) enable, willing and error bits", flags)
+    ok([int(x) for x in re.findall(r"PgId_\d: (\d+)", t)] == [0, 0, 0, 1, 3, 0, 0, 15] and
+       [int(x) for x in re.findall(r"Pg percentage\[\d\]: (\d+)", t)] == [40, 0, 0, 60, 0, 0, 0, 0],
+       "tcpdump: CEE priority groups and their percents", t)
+    ok([b == "Enabled" for b in re.findall(r"Priority Bit \d: (\w+)", t)] ==
+       [False, False, False, True, False, True, False, False],
+       "tcpdump: CEE PFC on priorities 3 and 5 (bit n = priority n)", t)
+    ok(re.findall(r"Application Protocol ID: (0x[0-9a-f]+)", t) == ["0x12b7", "0x8915"] and
+       re.findall(r"User Priority Map: (0x[0-9a-f]+)", t) == ["0x08", "0x20"],
+       "tcpdump: CEE application entries' protocols (4791, 0x8915) and priority maps", t)
 print(f"1..{n}")
 print(f"# Totals: pass:{n - failed} fail:{failed} skip:0")
 sys.exit(1 if failed else 0)
