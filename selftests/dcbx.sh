@@ -400,7 +400,7 @@ lldpd_carries()
 	sleep 1
 	ip netns exec "$A" env PATH="$LLDPD_DIR/usr/sbin:$PATH" \
 		LD_LIBRARY_PATH="$LLDPD_DIR/usr/lib/x86_64-linux-gnu" \
-		flowctl -j dcbx dev a0 other-agents lldpd lldpd-socket "$TMP/lldpd-a.sock" \
+		flowctl -j dcbx dev a0 interval 2 other-agents lldpd lldpd-socket "$TMP/lldpd-a.sock" \
 		>"$TMP/a.ev" 2>&1 &
 	pid=$!
 	agent "$B" b0 "$TMP/b.ev" willing on
@@ -412,6 +412,23 @@ lldpd_carries()
 	check_err $? "b0 did not see a0's change within 5 s: $(fc "$B" -j show dev b0 | jq -c '.[0] | [.mode, .pfc_prios]')"
 	has_event "$TMP/b.ev" multiple-partners
 	check_fail $? "b0's agent heard two neighbours on its port"
+	# A stopped lldpd answers no lldpcli: the agent gives up on it after
+	# 5 s (an lldpd-error says so), lives on, and tries again an interval
+	# later; a new agent refuses to start.
+	pkill -STOP -f "lldpd -d -u $TMP/lldpd-a.sock"
+	fc "$A" set dev a0 pfc-prios 2
+	wait_for 10 grep -q '"event":"lldpd-error".*did not answer' "$TMP/a.ev"
+	check_err $? "no lldpd-error from a0's agent while lldpd was stopped: $(tail -2 "$TMP/a.ev")"
+	out=$(ip netns exec "$A" env PATH="$LLDPD_DIR/usr/sbin:$PATH" \
+		LD_LIBRARY_PATH="$LLDPD_DIR/usr/lib/x86_64-linux-gnu" timeout 20 \
+		flowctl dcbx dev a0 other-agents lldpd lldpd-socket "$TMP/lldpd-a.sock" 2>&1)
+	check_eq "$?" 1 "a new agent's exit status beside a stopped lldpd"
+	check_contains "$out" "did not answer" "its refusal says why"
+	kill -0 "$pid"
+	check_err $? "a0's agent died while lldpd was stopped"
+	pkill -CONT -f "lldpd -d -u $TMP/lldpd-a.sock"
+	wait_for 15 b0_pfc_is '["pfc",[2]]'
+	check_err $? "b0 did not see a0's change once lldpd resumed: $(fc "$B" -j show dev b0 | jq -c '.[0] | [.mode, .pfc_prios]'); a0: $(tail -2 "$TMP/a.ev")"
 	kill "$pid"
 	wait "$pid"
 	check_eq "$?" 0 "the agent's exit status on SIGTERM"
@@ -431,7 +448,7 @@ lldpd_carries()
 	check_fail $? "a0's last LLDPDU, after the agent stopped, still has the PFC TLV: $(tail -1 <<<"$subs")"
 	stop_agents
 	stop_bg
-	log_test "other-agents lldpd: lldpd sends the DCBX TLVs, b0 sees one neighbour and takes them, at once on a change; gone with the agent"
+	log_test "other-agents lldpd: lldpd sends the DCBX TLVs, b0 sees one neighbour and takes them, at once on a change; a stopped lldpd stalls nothing; gone with the agent"
 }
 
 shutdown_reverts()

@@ -494,14 +494,25 @@ static void transmit(struct fc_dcbx_agent *a, uint16_t ttl, uint64_t t)
 		return;
 	changed = len != a->sent_len || memcmp(buf, a->sent, len);
 	if (a->via_lldpd) {
-		/* lldpd sends at once on a change, then every interval. */
-		if ((changed || a->tx_now) && !fc_lldpd_push(a, buf, len)) {
-			a->tx_now = false;
-			memcpy(a->sent, buf, len);
-			a->sent_len = len;
-		} else if (changed) {
-			a->tx_now = true;	/* tried again at the next tick */
+		int r;
+
+		/* lldpd sends at once on a change, then every interval. A
+		 * refused TLV is tried again at the next tick; an lldpd that
+		 * did not answer, at the next interval.
+		 */
+		if ((!changed && !a->tx_now) || (a->lldpd_hung && t < a->next_tx))
+			return;
+		r = fc_lldpd_push(a, buf, len);
+		a->lldpd_hung = r == FC_LLDPD_HUNG;
+		if (a->lldpd_hung)
+			a->next_tx = t + a->interval_ns;
+		if (r) {
+			a->tx_now = true;
+			return;
 		}
+		a->tx_now = false;
+		memcpy(a->sent, buf, len);
+		a->sent_len = len;
 		return;
 	}
 	if (t < a->next_tx && !changed && !a->tx_now)

@@ -35,6 +35,7 @@ struct fc_dcbx_agent {
 	bool other_agent;	/* another agent's LLDPDU left from our port */
 	bool via_lldpd;		/* other-agents lldpd: lldpd sends our TLVs */
 	const char *lldpd_sock;	/* lldpd-socket: lldpcli -u */
+	bool lldpd_hung;	/* lldpd did not answer: tried again at next_tx */
 	struct fc_lldpd_tlv lldpd[LLDPD_TLVS];
 	size_t lldpd_n;
 	uint64_t interval_ns, count, events;

@@ -13,25 +13,46 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "dcbx_lldpd.h"
 
 extern char **environ;
 
-/* lldpcli [-u SOCK] ARGS...: 0, or -1 with its first line of complaint. */
+/* How long lldpcli may wait for lldpd: a stopped or hung lldpd must not stall
+ * the agent, which also reads its partner.
+ */
+#define LLDPCLI_TIMEOUT_MS 5000
+
+static long ms_since(const struct timespec *t0)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (t.tv_sec - t0->tv_sec) * 1000 + (t.tv_nsec - t0->tv_nsec) / 1000000;
+}
+
+/*
+ * lldpcli [-u SOCK] ARGS...: 0; -1 with its first line of complaint; or
+ * FC_LLDPD_HUNG when it got no answer within LLDPCLI_TIMEOUT_MS (it is killed).
+ */
 static int lldpcli(struct fc_dcbx_agent *a, const char *const *args, char *err,
 		   size_t errlen)
 {
 	const char *argv[24];
 	posix_spawn_file_actions_t fa;
 	int pfd[2], n = 0, i, status;
-	ssize_t got = 0, r;
+	bool hung = false;
+	struct timespec t0;
+	size_t got = 0;
 	pid_t pid;
 
 	argv[n++] = "lldpcli";
@@ -58,22 +79,52 @@ static int lldpcli(struct fc_dcbx_agent *a, const char *const *args, char *err,
 		snprintf(err, errlen, "cannot run lldpcli: %s", strerror(i));
 		return -1;
 	}
-	while ((size_t)got < errlen - 1 &&
-	       (r = read(pfd[0], err + got, errlen - 1 - (size_t)got)) > 0)
-		got += r;
-	err[got] = '\0';
-	/* Drain the rest so that lldpcli never blocks on a full pipe. */
-	{
+	/* Its stderr until it exits (EOF), kept up to errlen, the rest drained
+	 * so that it never blocks on a full pipe.
+	 */
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		struct pollfd p = { .fd = pfd[0], .events = POLLIN };
+		long left = LLDPCLI_TIMEOUT_MS - ms_since(&t0);
 		char sink[256];
+		ssize_t r;
 
-		while (read(pfd[0], sink, sizeof(sink)) > 0)
-			;
+		if (left <= 0) {
+			hung = true;
+			break;
+		}
+		r = poll(&p, 1, (int)left);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			hung = !r;
+			break;
+		}
+		if (got < errlen - 1)
+			r = read(pfd[0], err + got, errlen - 1 - got);
+		else
+			r = read(pfd[0], sink, sizeof(sink));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		if (got < errlen - 1)
+			got += (size_t)r;
 	}
 	close(pfd[0]);
+	err[got] = '\0';
 	err[strcspn(err, "\n")] = '\0';
+	if (hung)
+		kill(pid, SIGKILL);
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			return -1;
+	if (hung) {
+		snprintf(err, errlen,
+			 "lldpd did not answer lldpcli within %d s (tried again at the next change)",
+			 LLDPCLI_TIMEOUT_MS / 1000);
+		return FC_LLDPD_HUNG;
+	}
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
 		return 0;
 	if (!err[0])
@@ -113,6 +164,7 @@ static int lldpd_tlv(struct fc_dcbx_agent *a, const uint8_t oui[3], uint8_t subt
 			      "replace", "oui", o, "subtype", st, "oui-info", hex, NULL };
 	const char *del[] = { "unconfigure", "ports", a->dev, "lldp", "custom-tlv",
 			      "oui", o, "subtype", st, NULL };
+	int r;
 
 	hexlist(o, sizeof(o), oui, 3);
 	snprintf(st, sizeof(st), "%u", subtype);
@@ -120,19 +172,20 @@ static int lldpd_tlv(struct fc_dcbx_agent *a, const uint8_t oui[3], uint8_t subt
 		hexlist(hex, sizeof(hex), info, (size_t)len);
 	else
 		set[10] = NULL;		/* an empty TLV: no oui-info */
-	if (!lldpcli(a, len < 0 ? del : set, err, sizeof(err)))
+	r = lldpcli(a, len < 0 ? del : set, err, sizeof(err));
+	if (!r)
 		return 0;
 	snprintf(detail, sizeof(detail), "lldpd did not take the TLV %s/%u: %s", o,
 		 subtype, err);
 	fc_dcbx_event(a, "lldpd-error", detail);
-	return -1;
+	return r;
 }
 
 int fc_lldpd_push(struct fc_dcbx_agent *a, const uint8_t *frame, size_t len)
 {
 	bool seen[LLDPD_TLVS] = { false };
 	size_t off = 14, i;
-	int ret = 0, pushed = 0;
+	int ret = 0, pushed = 0, r;
 
 	while (off + 2 <= len) {
 		unsigned int type = frame[off] >> 1;
@@ -162,7 +215,10 @@ int fc_lldpd_push(struct fc_dcbx_agent *a, const uint8_t *frame, size_t len)
 		seen[t - a->lldpd] = true;
 		if (t->len == (int)(tlen - 4) && !memcmp(t->info, v + 4, tlen - 4))
 			continue;
-		if (lldpd_tlv(a, t->oui, t->subtype, v + 4, (int)(tlen - 4))) {
+		r = lldpd_tlv(a, t->oui, t->subtype, v + 4, (int)(tlen - 4));
+		if (r == FC_LLDPD_HUNG)
+			return r;	/* no lldpd to hear the rest either */
+		if (r) {
 			ret = -1;
 			continue;
 		}
@@ -174,7 +230,10 @@ int fc_lldpd_push(struct fc_dcbx_agent *a, const uint8_t *frame, size_t len)
 	for (i = 0; i < a->lldpd_n; i++) {
 		if (seen[i] || a->lldpd[i].len < 0)
 			continue;
-		if (lldpd_tlv(a, a->lldpd[i].oui, a->lldpd[i].subtype, NULL, -1)) {
+		r = lldpd_tlv(a, a->lldpd[i].oui, a->lldpd[i].subtype, NULL, -1);
+		if (r == FC_LLDPD_HUNG)
+			return r;
+		if (r) {
 			ret = -1;
 		} else {
 			a->lldpd[i].len = -1;
@@ -191,8 +250,15 @@ void fc_lldpd_clear(struct fc_dcbx_agent *a)
 {
 	size_t i;
 
-	for (i = 0; i < a->lldpd_n; i++)
-		if (a->lldpd[i].len >= 0 &&
-		    !lldpd_tlv(a, a->lldpd[i].oui, a->lldpd[i].subtype, NULL, -1))
+	int r;
+
+	for (i = 0; i < a->lldpd_n; i++) {
+		if (a->lldpd[i].len < 0)
+			continue;
+		r = lldpd_tlv(a, a->lldpd[i].oui, a->lldpd[i].subtype, NULL, -1);
+		if (r == FC_LLDPD_HUNG)
+			return;
+		if (!r)
 			a->lldpd[i].len = -1;
+	}
 }
