@@ -209,6 +209,21 @@ pg_run()
 	[ "$PG_US" -gt 0 ] || fail "pktgen did not run"
 }
 
+# nic_ends MODEL: the two interfaces of vm-run's MODEL NIC pair (--nic
+# MODEL, $FLOWCTL_NICS) as NIC_IF0 and NIC_IF1; fails the bench if none.
+nic_ends()
+{
+	local p m mac0 mac1
+
+	NIC_IF0='' NIC_IF1=''
+	for p in ${FLOWCTL_NICS:-}; do
+		IFS=, read -r m mac0 mac1 <<<"$p"
+		[ "$m" = "$1" ] || continue
+		NIC_IF0=$(nic_of "$mac0") && NIC_IF1=$(nic_of "$mac1") && return 0
+	done
+	fail "no $1 NIC pair in this VM (vm-run --nic $1)"
+}
+
 bench_cleanup()
 {
 	cleanup_ns

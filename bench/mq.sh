@@ -75,16 +75,10 @@ carrier()
 
 setup_ns R
 if [ -n "$NIC" ]; then
-	i0='' i1=''
-	for p in ${FLOWCTL_NICS:-}; do
-		IFS=, read -r m mac0 mac1 <<<"$p"
-		[ "$m" = "$NIC" ] || continue
-		i0=$(nic_of "$mac0") && i1=$(nic_of "$mac1") && break
-	done
-	[ -n "$i0" ] && [ -n "$i1" ] || fail "no $NIC NIC pair in this VM (vm-run --nic $NIC)"
-	ip link set dev "$i0" down && ip link set dev "$i0" name m0 &&
-		ip link set dev "$i1" down && ip link set dev "$i1" netns "$R" &&
-		ip -n "$R" link set dev "$i1" name r0 || fail "the $NIC pair as m0 and r0"
+	nic_ends "$NIC"
+	ip link set dev "$NIC_IF0" down && ip link set dev "$NIC_IF0" name m0 &&
+		ip link set dev "$NIC_IF1" down && ip link set dev "$NIC_IF1" netns "$R" &&
+		ip -n "$R" link set dev "$NIC_IF1" name r0 || fail "the $NIC pair as m0 and r0"
 	DST_MAC=$(mac_of "$R" r0)
 	# The MAC's own pause off, as on a port flowctl paces (flowctl doctor).
 	ethtool -A m0 autoneg off rx off tx off 2>/dev/null

@@ -68,18 +68,9 @@ fi
 # nic_pair MODEL: the NIC pair of MODEL, its ends a0 in A and b0 in B.
 nic_pair()
 {
-	local p m mac0 mac1 i0='' i1=''
-
-	for p in ${FLOWCTL_NICS:-}; do
-		IFS=, read -r m mac0 mac1 <<<"$p"
-		[ "$m" = "$1" ] || continue
-		i0=$(nic_of "$mac0") && i1=$(nic_of "$mac1") && break
-	done
-	if [ -z "$i0" ] || [ -z "$i1" ]; then
-		fail "no $1 NIC pair in this VM (vm-run --nic $1)"
-	fi
-	ip link set dev "$i0" netns "$A" && ip -n "$A" link set dev "$i0" name a0 &&
-		ip link set dev "$i1" netns "$B" && ip -n "$B" link set dev "$i1" name b0 &&
+	nic_ends "$1"
+	ip link set dev "$NIC_IF0" netns "$A" && ip -n "$A" link set dev "$NIC_IF0" name a0 &&
+		ip link set dev "$NIC_IF1" netns "$B" && ip -n "$B" link set dev "$NIC_IF1" name b0 &&
 		ip -n "$A" link set a0 up && ip -n "$B" link set b0 up
 }
 
