@@ -13,7 +13,7 @@ PKGS=(
 	python3-jsonschema jq gnuplot-nox procps dkms openssl
 	mininet bridge-utils iputils-ping
 	rdma-core ibverbs-providers ibverbs-utils perftest
-	nftables lldpad
+	nftables lldpad libconfig-dev libnl-3-dev autoconf automake libtool
 	debhelper dh-dkms dh-python lintian man-db
 )
 # The 6.12 kernel (headers and image, unpacked into the cache) and its source come from bookworm-backports, and so
@@ -182,6 +182,54 @@ fetch_lldpd() {
 	return 1
 }
 
+# lldpad as Debian 13 ships it (1.1.1), built from its source package into
+# the cache and never installed: Debian 12's lldpad (1.1+git20221028)
+# wipes its CEE state each time it builds an LLDPDU (dcbx_gettlv's memset,
+# fixed upstream in 2023), so its CEE mode never sends a CEE TLV, on any
+# port. selftests/dcb.sh (lldpad_cee) judges flowctl's CEE door with this
+# one. The source comes through a private apt configuration (trixie's
+# deb-src on this machine's mirror, verified by apt with the archive
+# keyring); the host's sources stay as they are.
+lldpad_new_root=${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/flowctl
+fetch_lldpad_new() {
+	local tmp uri o ver sha name dir
+	ls "$lldpad_new_root"/lldpad-*/sbin/lldpad >/dev/null 2>&1 && return 0
+	uri=$(mirror_uri)
+	[ -n "$uri" ] || { say "no Debian mirror in the apt sources: no lldpad source"; return 1; }
+	tmp=$(mktemp -d)
+	mkdir -p "$tmp/lists/partial" "$tmp/cache/archives/partial"
+	echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $uri trixie main" \
+		>"$tmp/sources.list"
+	o=(-o "Dir::Etc::SourceList=$tmp/sources.list" -o Dir::Etc::SourceParts=/nonexistent
+	   -o "Dir::State::Lists=$tmp/lists" -o "Dir::Cache=$tmp/cache")
+	say "fetching lldpad's source from Debian 13 (trixie deb-src, a private apt configuration)"
+	if apt-get "${o[@]}" update -q >/dev/null 2>&1; then
+		read -r ver sha name dir < <(apt-cache "${o[@]}" showsrc lldpad 2>/dev/null | awk '
+			/^Package:/ { n++ } n != 1 { next }
+			/^Version:/ { v = $2 } /^Directory:/ { d = $2 }
+			/^Checksums-Sha256:/ { c = 1; next } /^[^ ]/ { c = 0 }
+			c && $3 ~ /\.orig\.tar\./ { h = $1; f = $3 }
+			END { if (f != "") print v, h, f, d }')
+	fi
+	if [ -n "${name:-}" ] && /usr/lib/apt/apt-helper download-file "$uri/$dir/$name" \
+			"$tmp/$name" "SHA256:$sha" >/dev/null 2>&1; then
+		local dest="$lldpad_new_root/lldpad-${ver%%-*}"
+		say "building lldpad ${ver%%-*} into $dest (about two minutes)"
+		mkdir -p "$tmp/src" && tar xf "$tmp/$name" -C "$tmp/src" --strip-components=1 &&
+		if (cd "$tmp/src" && ./bootstrap.sh && ./configure -q --prefix="$dest" \
+				--sysconfdir="$dest/etc" && make -s -j"$(nproc)" && make -s install) \
+				>"$tmp/build.log" 2>&1 && "$dest/sbin/lldpad" -v >/dev/null 2>&1; then
+			rm -rf "$tmp"
+			return 0
+		fi
+		say "lldpad ${ver%%-*} did not build: $(tail -3 "$tmp/build.log" 2>/dev/null)"
+		rm -rf "$dest"
+	fi
+	rm -rf "$tmp"
+	say "could not fetch lldpad's source from trixie on $uri"
+	return 1
+}
+
 # The 6.12 headers: bookworm-backports' linux-headers-6.12.*-amd64 depends
 # on its image package (bookworm's 6.1 headers do not), so installing it
 # would install a kernel and a boot entry. Instead the release's headers,
@@ -307,6 +355,7 @@ main() {
 	fetch_promtool || exit 1
 	fetch_dcb_new || exit 1
 	fetch_lldpd || exit 1
+	fetch_lldpad_new || exit 1
 	say "done"
 }
 

@@ -18,7 +18,8 @@
 # lldpad (Debian's) negotiates over the same pair: one daemon per namespace,
 # each with its own /dev/shm (its state file) and config file; B is the
 # switch end (willing no, PFC on priority 3), A the host (willing yes).
-# Then lldpad against flowctl's own agent, both ways. And a lossless run
+# Then lldpad against flowctl's own agent, both ways, in 802.1Qaz and in
+# CEE (lldpad 1.1.1, built by scripts/deps.sh). And a lossless run
 # that lldpad's negotiation makes lossless (tx_lossless.sh's lab, PFC on
 # priority 3, DSCP 26):
 #
@@ -29,7 +30,7 @@
 
 ALL_TESTS="doors ethtool_pause ethtool_stats dcb_pfc dcb_pfc_counts dcb_ets
 	   dcb_app dcb_apptrust dcb_dcbx dcb_cee lldpad_pair lldpad_to_agent agent_to_lldpad
-	   lldpad_lossless
+	   lldpad_cee lldpad_lossless
 	   lifetime"
 source "$(dirname "$0")/lib.sh"
 require_cmd jq tc ethtool dcb lldpad lldptool iperf3
@@ -430,11 +431,12 @@ start_lldpad()
 {
 	local i
 
-	ip netns exec "$1" sh -c 'mount -t tmpfs -o size=64k,mode=1777 lldpad-shm /dev/shm &&
+	ip netns exec "$1" env PATH="${LLDPAD_SBIN:+$LLDPAD_SBIN:}$PATH" \
+		sh -c 'mount -t tmpfs -o size=64k,mode=1777 lldpad-shm /dev/shm &&
 		exec stdbuf -oL lldpad -p -t -V 6 -f "$0"' "$LDIR/$1.conf" >"$LDIR/$1.log" 2>&1 &
 	LLDPAD_PIDS+=($!)
 	for ((i = 0; i < 50; i++)); do
-		ip netns exec "$1" lldptool -p >/dev/null 2>&1 && return 0
+		lt "$1" -p >/dev/null 2>&1 && return 0
 		sleep 0.2
 	done
 	echo "lldpad in $1 did not answer: $(tail -3 "$LDIR/$1.log")"
@@ -455,8 +457,9 @@ stop_lldpad()
 	rm -f "$LDIR"/*.conf
 }
 
-# lt NS ARGS...: lldptool in NS
-lt() { local ns=$1; shift; ip netns exec "$ns" lldptool "$@"; }
+# lt NS ARGS...: lldptool in NS; dt NS ARGS...: dcbtool (LLDPAD_SBIN's, if set)
+lt() { local ns=$1; shift; ip netns exec "$ns" "${LLDPAD_SBIN:+$LLDPAD_SBIN/}lldptool" "$@"; }
+dt() { local ns=$1; shift; ip netns exec "$ns" "${LLDPAD_SBIN:+$LLDPAD_SBIN/}dcbtool" "$@"; }
 
 # The switch end: PFC on priority 3, not willing; ETS all strict (flowctl
 # refuses no part of it, so the PFC in the same request lands).
@@ -573,6 +576,104 @@ agent_to_lldpad()
 	wait "$agent" 2>/dev/null
 	stop_lldpad
 	log_test "flowctl's DCBX agent (willing) takes PFC from lldpad"
+}
+
+# lldpad in CEE mode: Debian 13's lldpad 1.1.1, which scripts/deps.sh builds
+# into the cache (Debian 12's never sends a CEE TLV: Documentation/dcb.md).
+LLDPAD_CEE=$(ls -d "${XDG_CACHE_HOME:-/root/.cache}"/flowctl/lldpad-*/sbin 2>/dev/null | tail -1)
+
+# cee_field NS DEV CMD FIELD: dcbtool's CMD (go, gp) of DEV's PFC, FIELD's value
+cee_field()
+{
+	LLDPAD_SBIN=$LLDPAD_CEE dt "$1" "$3" "$2" pfc 2>&1 |
+		awk -F'\t' -v f="$4" '$1 ~ "^" f ":" { $1 = ""; gsub(/[ \t]+/, ""); print; exit }'
+}
+
+# lldpad_cee_dump NS DEV: what lldpad says of DEV's PFC (for a failure)
+lldpad_cee_dump()
+{
+	echo "gc: $(LLDPAD_SBIN=$LLDPAD_CEE dt "$1" gc "$2" pfc 2>&1 | tr '\n\t' '  ')"
+	echo "go: $(LLDPAD_SBIN=$LLDPAD_CEE dt "$1" go "$2" pfc 2>&1 | tr '\n\t' '  ')"
+	echo "gp: $(LLDPAD_SBIN=$LLDPAD_CEE dt "$1" gp "$2" pfc 2>&1 | tr '\n\t' '  ')"
+}
+
+lldpad_cee()
+{
+	local agent cap own i
+
+	if [ -z "$LLDPAD_CEE" ]; then
+		log_skip "lldpad in CEE mode" "lldpad 1.1.1 in the cache (scripts/deps.sh builds it)"
+		return
+	fi
+	topology || { setup_failed; return; }
+	attach
+	own=$(cfg '[.mode, .pfc_prios]')
+	ip netns exec "$B" tc qdisc add dev b0 root flowctl mode pfc pfc-prios 3
+	# The host: lldpad on a0 in its default mode (IEEE, CEE once the
+	# partner speaks only CEE), its CEE features willing as it ships them;
+	# the switch: flowctl's agent in CEE, not willing, PFC on 3.
+	ip netns exec "$A" tcpdump -i a0 -nn -U -w "$LDIR/cee.pcap" ether proto 0x88cc 2>/dev/null &
+	cap=$!
+	fc "$B" -j dcbx dev b0 willing off mode cee interval 1 >"$LDIR/agent.ev" 2>&1 &
+	agent=$!
+	LLDPAD_SBIN=$LLDPAD_CEE start_lldpad "$A"
+	check_err $? "lldpad $LLDPAD_CEE did not start"
+	LLDPAD_SBIN=$LLDPAD_CEE lt "$A" -L -i a0 adminStatus=rxtx >/dev/null
+	wait_pfc "$A" a0 "[3]" 20
+	check_err $? "a0 after lldpad (CEE) heard flowctl's agent: $(cfg '[.mode, .pfc_prios]'); $(lldpad_cee_dump "$A" a0)"
+	check_contains "$(dcba dcbx show dev a0)" "host cee" "dcb dcbx show: lldpad runs CEE on a0"
+	# lldpad's own word: its operational PFC and its peer's.
+	check_eq "$(cee_field "$A" a0 go pfcup)" 00010000 "dcbtool go a0 pfc: pfcup"
+	check_eq "$(cee_field "$A" a0 gp pfcup)" 00010000 "dcbtool gp a0 pfc: the peer's pfcup"
+	# flowctl's agent hears lldpad: willing, it takes the agent's PFC. (A
+	# CEE TLV carries the sender's own configuration, not what it runs:
+	# lldpad's still says PFC on no priority, so the agent's state stays
+	# partner-adopts.)
+	check_eq "$(grep '"event":"state"' "$LDIR/agent.ev" | tail -1 | jq -c '[.pfc, .partner_willing]')" \
+		'["partner-adopts",true]' "b0's agent on lldpad's CEE PFC"
+	kill $cap $agent 2>/dev/null
+	wait $cap $agent 2>/dev/null
+	# tshark: lldpad's LLDPDUs from a0 carry CEE's DCBX TLV, whose AckNo
+	# is the agent's SeqNo (1) and whose features (PG, PFC, App) are willing.
+	check_eq "$(tshark -n -r "$LDIR/cee.pcap" -Y "eth.src == $(mac_of "$A" a0) && lldp.dcbx.proto" \
+		-T fields -E separator=';' -e lldp.dcbx.proto -e lldp.dcbx.control.ack \
+		-e lldp.dcbx.feature.willing 2>/dev/null | tail -1)" \
+		"0x02;1;1,1,1" "tshark on lldpad's last CEE TLV from a0: subtype 2, AckNo 1, willing"
+	stop_lldpad
+	# The other way: lldpad as the switch (forced CEE, not willing, PFC on
+	# 3) on b0; flowctl's agent in CEE, willing, on a0.
+	ip netns exec "$A" tc qdisc del dev a0 root && attach &&
+	ip netns exec "$B" tc qdisc del dev b0 root && ip netns exec "$B" tc qdisc add dev b0 root flowctl
+	check_err $? "flowctl again on a0 and b0 failed"
+	check_eq "$(cfg '[.mode, .pfc_prios]')" "$own" "a0 before the second exchange"
+	printf 'dcbx : { version = "1.0"; dcbx_version = 6; };\n' >"$LDIR/$B.conf"
+	LLDPAD_SBIN=$LLDPAD_CEE start_lldpad "$B"
+	check_err $? "lldpad $LLDPAD_CEE (forced CEE) did not start on B"
+	LLDPAD_SBIN=$LLDPAD_CEE lt "$B" -L -i b0 adminStatus=rxtx >/dev/null &&
+	LLDPAD_SBIN=$LLDPAD_CEE dt "$B" sc b0 dcb on >/dev/null &&
+	LLDPAD_SBIN=$LLDPAD_CEE dt "$B" sc b0 pfc e:1 a:1 w:0 pfcup:00010000 >/dev/null
+	check_err $? "dcbtool on b0 failed"
+	fc "$A" -j dcbx dev a0 willing on mode cee interval 1 >"$LDIR/agent.ev" 2>&1 &
+	agent=$!
+	wait_pfc "$A" a0 "[3]" 20
+	check_err $? "a0's agent did not take lldpad's CEE PFC: $(cfg '[.mode, .pfc_prios]'); $(tail -2 "$LDIR/agent.ev")"
+	# lldpad programs its own port once it deems it online (its dormant
+	# delay, some seconds).
+	wait_pfc "$B" b0 "[3]" 20
+	check_err $? "lldpad did not set b0's own PFC through DCB netlink: $(fc "$B" -j show dev b0 | jq -c '.[0] | [.mode, .pfc_prios]'); $(lldpad_cee_dump "$B" b0)"
+	# lldpad hears the agent, willing, and calls their exchange in sync
+	# (the agent acknowledged its SeqNo).
+	for ((i = 0; i < 25; i++)); do
+		[ "$(cee_field "$B" b0 go Syncd)" = true ] && break
+		sleep 0.2
+	done
+	check_eq "$(cee_field "$B" b0 go Syncd)/$(cee_field "$B" b0 go 'Oper Mode')" true/true \
+		"dcbtool go b0 pfc: Syncd/Oper Mode"
+	check_eq "$(cee_field "$B" b0 gp Willing)" true "dcbtool gp b0 pfc: the agent is willing"
+	kill $agent 2>/dev/null
+	wait $agent 2>/dev/null
+	stop_lldpad
+	log_test "lldpad in CEE mode (1.1.1): takes flowctl's CEE PFC through DCB netlink's CEE commands, and gives its own to flowctl's agent"
 }
 
 # offer_26 N: N UDP datagrams of DSCP 26 from H to R through S, as fast as

@@ -378,6 +378,17 @@ from_a0()
 # lldpd on a0, and the agent with other-agents lldpd: lldpd sends the DCBX
 # TLVs beside its own, b0 sees one neighbour and takes a0's PFC, a change
 # goes out at once (not at lldpd's 30 s), and the TLVs leave with the agent.
+# lldpd_signal NS SIG: SIG to NS's lldpd processes (it renames itself:
+# "lldpd: monitor.", "lldpd: connected to a0.")
+lldpd_signal()
+{
+	local p
+
+	for p in $(ip netns pids "$1"); do
+		[ "$(cat "/proc/$p/comm" 2>/dev/null)" = lldpd ] && kill -"$2" "$p"
+	done
+}
+
 lldpd_carries()
 {
 	local rc tcpd pid n subs out
@@ -415,7 +426,7 @@ lldpd_carries()
 	# A stopped lldpd answers no lldpcli: the agent gives up on it after
 	# 5 s (an lldpd-error says so), lives on, and tries again an interval
 	# later; a new agent refuses to start.
-	pkill -STOP -f "lldpd -d -u $TMP/lldpd-a.sock"
+	lldpd_signal "$A" STOP
 	fc "$A" set dev a0 pfc-prios 2
 	wait_for 10 grep -q '"event":"lldpd-error".*did not answer' "$TMP/a.ev"
 	check_err $? "no lldpd-error from a0's agent while lldpd was stopped: $(tail -2 "$TMP/a.ev")"
@@ -426,7 +437,7 @@ lldpd_carries()
 	check_contains "$out" "did not answer" "its refusal says why"
 	kill -0 "$pid"
 	check_err $? "a0's agent died while lldpd was stopped"
-	pkill -CONT -f "lldpd -d -u $TMP/lldpd-a.sock"
+	lldpd_signal "$A" CONT
 	wait_for 15 b0_pfc_is '["pfc",[2]]'
 	check_err $? "b0 did not see a0's change once lldpd resumed: $(fc "$B" -j show dev b0 | jq -c '.[0] | [.mode, .pfc_prios]'); a0: $(tail -2 "$TMP/a.ev")"
 	kill "$pid"
