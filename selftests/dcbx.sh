@@ -326,18 +326,29 @@ cee_mismatch()
 # (priority 3, not willing), which the willing agent on a0 adopts; lldpd
 # lists a0 as its one neighbour with the agent's PFC TLV (what a0 now uses,
 # willing). Then lldpd on a0 itself: the agent refuses to start beside it.
+# lldpd_or_skip NS DEV SIDE CASE: lldpd on DEV, its socket and log
+# $TMP/lldpd-SIDE.sock and .log; status 1 once CASE is logged skipped (no
+# lldpd in the cache).
+lldpd_or_skip()
+{
+	local rc
+
+	lldpd_start "$1" "$2" "$TMP/lldpd-$3.sock" "$TMP/lldpd-$3.log"
+	rc=$?
+	if [ $rc = 4 ]; then
+		log_skip "$4" "lldpd (scripts/deps.sh unpacks it into the cache)"
+		return 1
+	fi
+	check_err $rc "lldpd did not start on $2: $(cat "$TMP/lldpd-$3.log")"
+	return 0
+}
+
 lldpd_partner()
 {
 	local out rc
 
 	setup || { check_err 1 "setup failed"; log_test "lldpd as partner"; return; }
-	lldpd_start "$B" b0 "$TMP/lldpd-b.sock" "$TMP/lldpd-b.log"
-	rc=$?
-	if [ $rc = 4 ]; then
-		log_skip "lldpd as the partner" "lldpd (scripts/deps.sh unpacks it into the cache)"
-		return
-	fi
-	check_err $rc "lldpd did not start on b0: $(cat "$TMP/lldpd-b.log")"
+	lldpd_or_skip "$B" b0 b "lldpd as the partner" || return
 	# PFC TLV: willing 0, MBC 0, cap 8; enable 0x08 (priority 3). An
 	# LLDPDU a second: lldpd sends a new TLV at its next interval.
 	lldpcli_ns "$B" "$TMP/lldpd-b.sock" configure lldp tx-interval 1
@@ -391,16 +402,10 @@ lldpd_signal()
 
 lldpd_carries()
 {
-	local rc tcpd pid n subs out
+	local tcpd pid n subs out
 
 	setup || { check_err 1 "setup failed"; log_test "through lldpd"; return; }
-	lldpd_start "$A" a0 "$TMP/lldpd-a.sock" "$TMP/lldpd-a.log"
-	rc=$?
-	if [ $rc = 4 ]; then
-		log_skip "DCBX through lldpd" "lldpd (scripts/deps.sh unpacks it into the cache)"
-		return
-	fi
-	check_err $rc "lldpd did not start on a0: $(cat "$TMP/lldpd-a.log")"
+	lldpd_or_skip "$A" a0 a "DCBX through lldpd" || return
 	# Without lldpd, other-agents lldpd has nothing to hand its TLVs to.
 	out=$(ip netns exec "$B" timeout 10 flowctl dcbx dev b0 other-agents lldpd 2>&1)
 	check_eq "$?" 1 "flowctl dcbx other-agents lldpd's exit status without lldpd"
