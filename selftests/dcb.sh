@@ -583,23 +583,24 @@ agent_to_lldpad()
 LLDPAD_CEE=$(ls -d "${XDG_CACHE_HOME:-/root/.cache}"/flowctl/lldpad-*/sbin 2>/dev/null | tail -1)
 
 # cee_field NS DEV CMD FIELD: dcbtool's CMD (go, gp) of DEV's PFC, FIELD's value
+# (the caller sets LLDPAD_SBIN)
 cee_field()
 {
-	LLDPAD_SBIN=$LLDPAD_CEE dt "$1" "$3" "$2" pfc 2>&1 |
+	dt "$1" "$3" "$2" pfc 2>&1 |
 		awk -F'\t' -v f="$4" '$1 ~ "^" f ":" { $1 = ""; gsub(/[ \t]+/, ""); print; exit }'
 }
 
 # lldpad_cee_dump NS DEV: what lldpad says of DEV's PFC (for a failure)
 lldpad_cee_dump()
 {
-	echo "gc: $(LLDPAD_SBIN=$LLDPAD_CEE dt "$1" gc "$2" pfc 2>&1 | tr '\n\t' '  ')"
-	echo "go: $(LLDPAD_SBIN=$LLDPAD_CEE dt "$1" go "$2" pfc 2>&1 | tr '\n\t' '  ')"
-	echo "gp: $(LLDPAD_SBIN=$LLDPAD_CEE dt "$1" gp "$2" pfc 2>&1 | tr '\n\t' '  ')"
+	echo "gc: $(dt "$1" gc "$2" pfc 2>&1 | tr '\n\t' '  ')"
+	echo "go: $(dt "$1" go "$2" pfc 2>&1 | tr '\n\t' '  ')"
+	echo "gp: $(dt "$1" gp "$2" pfc 2>&1 | tr '\n\t' '  ')"
 }
 
 lldpad_cee()
 {
-	local agent cap own i
+	local agent cap own i LLDPAD_SBIN=$LLDPAD_CEE	# lt, dt, start_lldpad: lldpad 1.1.1's
 
 	if [ -z "$LLDPAD_CEE" ]; then
 		log_skip "lldpad in CEE mode" "lldpad 1.1.1 in the cache (scripts/deps.sh builds it)"
@@ -616,9 +617,9 @@ lldpad_cee()
 	cap=$!
 	fc "$B" -j dcbx dev b0 willing off mode cee interval 1 >"$LDIR/agent.ev" 2>&1 &
 	agent=$!
-	LLDPAD_SBIN=$LLDPAD_CEE start_lldpad "$A"
+	start_lldpad "$A"
 	check_err $? "lldpad $LLDPAD_CEE did not start"
-	LLDPAD_SBIN=$LLDPAD_CEE lt "$A" -L -i a0 adminStatus=rxtx >/dev/null
+	lt "$A" -L -i a0 adminStatus=rxtx >/dev/null
 	wait_pfc "$A" a0 "[3]" 20
 	check_err $? "a0 after lldpad (CEE) heard flowctl's agent: $(cfg '[.mode, .pfc_prios]'); $(lldpad_cee_dump "$A" a0)"
 	check_contains "$(dcba dcbx show dev a0)" "host cee" "dcb dcbx show: lldpad runs CEE on a0"
@@ -647,11 +648,11 @@ lldpad_cee()
 	check_err $? "flowctl again on a0 and b0 failed"
 	check_eq "$(cfg '[.mode, .pfc_prios]')" "$own" "a0 before the second exchange"
 	printf 'dcbx : { version = "1.0"; dcbx_version = 6; };\n' >"$LDIR/$B.conf"
-	LLDPAD_SBIN=$LLDPAD_CEE start_lldpad "$B"
+	start_lldpad "$B"
 	check_err $? "lldpad $LLDPAD_CEE (forced CEE) did not start on B"
-	LLDPAD_SBIN=$LLDPAD_CEE lt "$B" -L -i b0 adminStatus=rxtx >/dev/null &&
-	LLDPAD_SBIN=$LLDPAD_CEE dt "$B" sc b0 dcb on >/dev/null &&
-	LLDPAD_SBIN=$LLDPAD_CEE dt "$B" sc b0 pfc e:1 a:1 w:0 pfcup:00010000 >/dev/null
+	lt "$B" -L -i b0 adminStatus=rxtx >/dev/null &&
+	dt "$B" sc b0 dcb on >/dev/null &&
+	dt "$B" sc b0 pfc e:1 a:1 w:0 pfcup:00010000 >/dev/null
 	check_err $? "dcbtool on b0 failed"
 	fc "$A" -j dcbx dev a0 willing on mode cee interval 1 >"$LDIR/agent.ev" 2>&1 &
 	agent=$!

@@ -80,14 +80,6 @@ static void on_signal(int sig)
 	dcbx_stop = 1;
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
 static int read_port(struct fc_dcbx_agent *a, struct view *v)
 {
 	struct fc_dev_list l = { 0 };
@@ -584,7 +576,7 @@ static void reconsider(struct fc_dcbx_agent *a)
 		a->adopted = false;
 	}
 	view_to_tlvs(&a->admin, a->willing, &lp, &le);
-	peer = a->have_peer && a->multi_until <= now_ns();
+	peer = a->have_peer && a->multi_until <= fc_mono_ns();
 	cmp = peer ? memcmp(a->mac, a->peer_mac, 6) : 0;
 	if (a->cee) {
 		static const struct dcbx_lldpdu none;
@@ -693,9 +685,9 @@ static void receive(struct fc_dcbx_agent *a)
 	 * alive switches it off until only one is left.
 	 */
 	if (a->have_peer && memcmp(a->peer_mac, buf + 6, 6) && d.ttl) {
-		bool was = a->multi_until > now_ns();
+		bool was = a->multi_until > fc_mono_ns();
 
-		a->multi_until = now_ns() + (uint64_t)d.ttl * 1000000000ULL;
+		a->multi_until = fc_mono_ns() + (uint64_t)d.ttl * 1000000000ULL;
 		if (!was)
 			fc_dcbx_event(a, "multiple-partners", "DCBX off until one is left");
 		reconsider(a);
@@ -782,7 +774,7 @@ static void receive(struct fc_dcbx_agent *a)
 		a->have_peer = true;
 		fc_dcbx_event(a, "partner", "its configuration");
 	}
-	a->peer_expires = now_ns() + (uint64_t)d.ttl * 1000000000ULL;
+	a->peer_expires = fc_mono_ns() + (uint64_t)d.ttl * 1000000000ULL;
 	tell_peer(a);
 	reconsider(a);
 }
@@ -1094,11 +1086,11 @@ int cmd_dcbx(int argc, char **argv)
 	peer_probe(&a);
 	fc_dcbx_event(&a, "start", a.willing ? "willing" : "not willing");
 	a.credit = TX_CREDIT_MAX;
-	a.next_tx = a.next_tick = now_ns();
+	a.next_tx = a.next_tick = fc_mono_ns();
 	while (!dcbx_stop && (!a.count || a.events < a.count)) {
 		struct pollfd p[2] = { { .fd = a.fd, .events = POLLIN },
 				       { .fd = a.tap_fd, .events = POLLIN } };
-		uint64_t t = now_ns(), wake;
+		uint64_t t = fc_mono_ns(), wake;
 		struct timespec ts;
 
 		transmit(&a, ttl, t);
@@ -1142,7 +1134,7 @@ int cmd_dcbx(int argc, char **argv)
 			if ((p[0].revents | (a.tap_fd >= 0 ? p[1].revents : 0)) & POLLERR)
 				nanosleep(&(struct timespec){ 0, 100000000 }, NULL);
 		}
-		if (a.multi_until && a.multi_until <= now_ns()) {
+		if (a.multi_until && a.multi_until <= fc_mono_ns()) {
 			a.multi_until = 0;
 			reconsider(&a);
 		}

@@ -20,10 +20,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "dcbx_lldpd.h"
+#include "flowctl.h"
 
 extern char **environ;
 
@@ -31,14 +31,6 @@ extern char **environ;
  * the agent, which also reads its partner.
  */
 #define LLDPCLI_TIMEOUT_MS 5000
-
-static long ms_since(const struct timespec *t0)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (t.tv_sec - t0->tv_sec) * 1000 + (t.tv_nsec - t0->tv_nsec) / 1000000;
-}
 
 /*
  * lldpcli [-u SOCK] ARGS...: 0; -1 with its first line of complaint; or
@@ -51,7 +43,7 @@ static int lldpcli(struct fc_dcbx_agent *a, const char *const *args, char *err,
 	posix_spawn_file_actions_t fa;
 	int pfd[2], n = 0, i, status;
 	bool hung = false;
-	struct timespec t0;
+	uint64_t deadline;
 	size_t got = 0;
 	pid_t pid;
 
@@ -82,22 +74,18 @@ static int lldpcli(struct fc_dcbx_agent *a, const char *const *args, char *err,
 	/* Its stderr until it exits (EOF), kept up to errlen, the rest drained
 	 * so that it never blocks on a full pipe.
 	 */
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	deadline = fc_mono_ns() + LLDPCLI_TIMEOUT_MS * 1000000ULL;
 	for (;;) {
 		struct pollfd p = { .fd = pfd[0], .events = POLLIN };
-		long left = LLDPCLI_TIMEOUT_MS - ms_since(&t0);
+		uint64_t now = fc_mono_ns();
 		char sink[256];
 		ssize_t r;
 
-		if (left <= 0) {
-			hung = true;
-			break;
-		}
-		r = poll(&p, 1, (int)left);
+		r = now < deadline ? poll(&p, 1, (int)((deadline - now + 999999) / 1000000)) : 0;
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r <= 0) {
-			hung = !r;
+			hung = true;	/* no answer in time (or poll failed): killed */
 			break;
 		}
 		if (got < errlen - 1)
@@ -120,8 +108,7 @@ static int lldpcli(struct fc_dcbx_agent *a, const char *const *args, char *err,
 		if (errno != EINTR)
 			return -1;
 	if (hung) {
-		snprintf(err, errlen,
-			 "lldpd did not answer lldpcli within %d s (tried again at the next change)",
+		snprintf(err, errlen, "lldpd did not answer lldpcli within %d s",
 			 LLDPCLI_TIMEOUT_MS / 1000);
 		return FC_LLDPD_HUNG;
 	}
@@ -249,7 +236,6 @@ int fc_lldpd_push(struct fc_dcbx_agent *a, const uint8_t *frame, size_t len)
 void fc_lldpd_clear(struct fc_dcbx_agent *a)
 {
 	size_t i;
-
 	int r;
 
 	for (i = 0; i < a->lldpd_n; i++) {

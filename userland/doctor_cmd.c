@@ -38,14 +38,6 @@ void usage_doctor(FILE *f)
 		"was, 1 the kernel or the system refused, 2 usage error.\n");
 }
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
 /* DEV_GET of dev (or all): 0, -EOPNOTSUPP (no qdisc), or EXIT_FAIL said. */
 static int read_ports(struct fc_nl *nl, const char *dev, struct fc_dev_list *l)
 {
@@ -209,7 +201,7 @@ static int gather(const char *dev, uint64_t interval_ns, struct fc_doc_facts *f)
 	 * MAC counted in its window was counted by flowctl in its own (or is
 	 * still on its way), and a share of the interval is never over 100%.
 	 */
-	t0 = mono_ns();
+	t0 = fc_mono_ns();
 	if (!ret)
 		ret = first_reading(&nl, dev, f);
 	if (ret) {
@@ -232,7 +224,7 @@ static int gather(const char *dev, uint64_t interval_ns, struct fc_doc_facts *f)
 		for (i = 0; i < f->nports; i++)
 			if (!f->port[i].nic.pause_err)
 				fc_nic_read_pause(&nic, f->port[i].ifname, &f->port[i].nic, 1);
-		ret = second_reading(&nl, dev, f, mono_ns() - t0);
+		ret = second_reading(&nl, dev, f, fc_mono_ns() - t0);
 	}
 	fc_nic_close(&nic);
 	fc_nl_close(&nl);

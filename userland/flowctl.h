@@ -4,13 +4,24 @@
 #define FLOWCTL_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <time.h>
 
 #include "parse.h"
 
 #ifndef FLOWCTL_VERSION
 #define FLOWCTL_VERSION "unknown"
 #endif
+
+/* CLOCK_MONOTONIC in nanoseconds: deadlines and intervals. */
+static inline uint64_t fc_mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
 
 /* The global options, set by main() before a command runs. */
 struct fc_opts {
